@@ -1,0 +1,161 @@
+package io.sluice.core;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.core.internal.ApplicationRuntime;
+import io.sluice.core.spi.TimerService;
+import io.sluice.core.vm.VmQueues;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A Sluice application: a set of flows and what they share (clock, timer, metrics, VM queues).
+ * Build one with {@link #builder()}, {@link #start()} it, and {@link #stop()} it gracefully.
+ */
+public final class Application implements AutoCloseable {
+
+  private final List<Flow> flows;
+  private final Duration shutdownTimeout;
+  private final MeterRegistry meterRegistry;
+  private final VmQueues vmQueues;
+  private final ApplicationRuntime runtime;
+  private boolean started;
+  private boolean stopped;
+
+  private Application(Builder b) {
+    this.flows = List.copyOf(b.flows);
+    this.shutdownTimeout = b.shutdownTimeout;
+    this.meterRegistry = b.meterRegistry;
+    this.vmQueues = new VmQueues(b.vmQueueCapacity);
+    this.runtime = new ApplicationRuntime(flows, b.clock, b.timer, meterRegistry, vmQueues);
+  }
+
+  /** A builder with the defaults: system clock and timer, a simple meter registry. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts every flow; fails naming the flow that could not start. */
+  public synchronized void start() {
+    if (started) {
+      throw new IllegalStateException("the application was already started");
+    }
+    started = true;
+    runtime.start();
+  }
+
+  /**
+   * Stops gracefully: sources stop, messages in flight get the shutdown timeout to finish.
+   * Returns true when every message finished in time. Calling it again does nothing.
+   */
+  public synchronized boolean stop() {
+    if (!started || stopped) {
+      return true;
+    }
+    stopped = true;
+    return runtime.stop(shutdownTimeout);
+  }
+
+  /** Same as {@link #stop()}. */
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** Hands a message to a flow, as its source would; for flows without a source and for tests. */
+  public CompletableFuture<Message> send(String flow, Message message) {
+    return runtime.send(flow, message);
+  }
+
+  /** The flows, as configured. */
+  public List<Flow> flows() {
+    return flows;
+  }
+
+  /** Where the application's metrics are. */
+  public MeterRegistry meterRegistry() {
+    return meterRegistry;
+  }
+
+  /** The application's in-memory VM queues. */
+  public VmQueues vmQueues() {
+    return vmQueues;
+  }
+
+  /** How long a graceful stop waits for messages in flight. */
+  public Duration shutdownTimeout() {
+    return shutdownTimeout;
+  }
+
+  /** Builds an {@link Application}. */
+  public static final class Builder {
+    private final List<Flow> flows = new ArrayList<>();
+    private Clock clock = Clock.systemDefaultZone();
+    private TimerService timer;
+    private MeterRegistry meterRegistry = new SimpleMeterRegistry();
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private int vmQueueCapacity = 1000;
+
+    private Builder() {}
+
+    /** Adds a flow. */
+    public Builder flow(Flow flow) {
+      flows.add(flow);
+      return this;
+    }
+
+    /** The clock (the system's unless set). */
+    public Builder clock(Clock value) {
+      this.clock = value;
+      return this;
+    }
+
+    /** The timer (a real one on the clock unless set); tests pass the test kit's manual one. */
+    public Builder timer(TimerService value) {
+      this.timer = value;
+      return this;
+    }
+
+    /** Where metrics go (a simple in-memory registry unless set). */
+    public Builder meterRegistry(MeterRegistry value) {
+      this.meterRegistry = value;
+      return this;
+    }
+
+    /** How long a graceful stop waits for messages in flight (30 s unless set). */
+    public Builder shutdownTimeout(Duration value) {
+      this.shutdownTimeout = value;
+      return this;
+    }
+
+    /** The capacity of each VM queue (1000 unless set). */
+    public Builder vmQueueCapacity(int value) {
+      this.vmQueueCapacity = value;
+      return this;
+    }
+
+    /** The application; fails listing every broken rule. */
+    public Application build() {
+      ConfigProblems problems = new ConfigProblems();
+      Set<String> names = new HashSet<>();
+      for (int i = 0; i < flows.size(); i++) {
+        Flow flow = flows.get(i);
+        problems.check(names.add(flow.name()), "flows[" + i + "].name", flow.name(),
+            "must be unique; another flow has this name");
+      }
+      problems.check(clock != null, "clock", null, "is required");
+      problems.check(meterRegistry != null, "meterRegistry", null, "is required");
+      problems.check(shutdownTimeout != null && !shutdownTimeout.isNegative(), "shutdownTimeout",
+          shutdownTimeout, "must be zero or a positive duration");
+      problems.check(vmQueueCapacity >= 1, "vmQueueCapacity", vmQueueCapacity,
+          "must be at least 1");
+      problems.throwIfAny();
+      return new Application(this);
+    }
+  }
+}

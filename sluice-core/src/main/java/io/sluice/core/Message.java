@@ -1,0 +1,145 @@
+package io.sluice.core;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A message is what flows through Sluice: a payload, the attributes its source attached (file
+ * name, headers, queue name) and the variables processors set along the way.
+ *
+ * <p>Messages are immutable. Every {@code with*} method returns a new message that shares what it
+ * did not change, so a copy on change costs one small object (and one map copy when a map
+ * changes). The payload itself is not copied: treat it as immutable too.
+ */
+public final class Message {
+
+  private static final Map<String, Object> EMPTY = Map.of();
+
+  private final Object payload;
+  private final Map<String, Object> attributes;
+  private final Map<String, Object> variables;
+  private final FlowError error;
+
+  private Message(
+      Object payload, Map<String, Object> attributes, Map<String, Object> variables, FlowError error) {
+    this.payload = payload;
+    this.attributes = attributes;
+    this.variables = variables;
+    this.error = error;
+  }
+
+  /** A message with this payload (which may be null) and no attributes. */
+  public static Message of(Object payload) {
+    return new Message(payload, EMPTY, EMPTY, null);
+  }
+
+  /** A message with this payload and a copy of these attributes. */
+  public static Message of(Object payload, Map<String, ?> attributes) {
+    return new Message(payload, copy(attributes), EMPTY, null);
+  }
+
+  /** The payload, possibly null. */
+  public Object payload() {
+    return payload;
+  }
+
+  /** The payload cast to {@code type}; fails with a clear message when it is of another type. */
+  public <T> T payload(Class<T> type) {
+    if (payload != null && !type.isInstance(payload)) {
+      throw new ClassCastException(
+          "payload is a " + payload.getClass().getName() + ", not a " + type.getName());
+    }
+    return type.cast(payload);
+  }
+
+  /** The attributes set by the source, read-only. */
+  public Map<String, Object> attributes() {
+    return attributes;
+  }
+
+  /** One attribute, or null. */
+  public Object attribute(String name) {
+    return attributes.get(name);
+  }
+
+  /** The flow variables, read-only. */
+  public Map<String, Object> variables() {
+    return variables;
+  }
+
+  /** One variable, or null. */
+  public Object variable(String name) {
+    return variables.get(name);
+  }
+
+  /** The error being handled, present only inside an error handler. */
+  public Optional<FlowError> error() {
+    return Optional.ofNullable(error);
+  }
+
+  /** This message with another payload. */
+  public Message withPayload(Object newPayload) {
+    return new Message(newPayload, attributes, variables, error);
+  }
+
+  /** This message with its attributes replaced by a copy of these. */
+  public Message withAttributes(Map<String, ?> newAttributes) {
+    return new Message(payload, copy(newAttributes), variables, error);
+  }
+
+  /** This message with one attribute set; a null value removes it. */
+  public Message withAttribute(String name, Object value) {
+    return new Message(payload, put(attributes, name, value), variables, error);
+  }
+
+  /** This message with one variable set; a null value removes it. */
+  public Message withVariable(String name, Object value) {
+    return new Message(payload, attributes, put(variables, name, value), error);
+  }
+
+  /** This message with the error being handled set, or cleared when null. */
+  public Message withError(FlowError newError) {
+    return new Message(payload, attributes, variables, newError);
+  }
+
+  private static Map<String, Object> put(Map<String, Object> map, String name, Object value) {
+    Objects.requireNonNull(name, "name");
+    if (value == null && !map.containsKey(name)) {
+      return map;
+    }
+    Map<String, Object> copy = new HashMap<>(map);
+    if (value == null) {
+      copy.remove(name);
+    } else {
+      copy.put(name, value);
+    }
+    return copy.isEmpty() ? EMPTY : Collections.unmodifiableMap(copy);
+  }
+
+  private static Map<String, Object> copy(Map<String, ?> map) {
+    if (map == null || map.isEmpty()) {
+      return EMPTY;
+    }
+    Map<String, Object> copy = new HashMap<>();
+    map.forEach(
+        (k, v) -> {
+          if (v != null) {
+            copy.put(Objects.requireNonNull(k, "attribute name"), v);
+          }
+        });
+    return Collections.unmodifiableMap(copy);
+  }
+
+  @Override
+  public String toString() {
+    String shown = String.valueOf(payload);
+    if (shown.length() > 80) {
+      shown = shown.substring(0, 77) + "...";
+    }
+    return "Message[payload=" + shown + ", attributes=" + attributes.keySet()
+        + ", variables=" + variables.keySet() + (error == null ? "" : ", error=" + error) + "]";
+  }
+}

@@ -1,0 +1,71 @@
+package io.sluice.core;
+
+import io.sluice.core.expression.Expression;
+import io.sluice.core.spi.Processor;
+import java.util.List;
+
+/**
+ * One branch of a flow's error handler: which errors it takes, the processors it runs on the
+ * failed message (whose {@link Message#error()} is set), and whether the flow then succeeds
+ * ({@link Continue}) or fails ({@link Propagate}).
+ */
+public sealed interface OnError permits OnError.Continue, OnError.Propagate {
+
+  /** Exception class names (simple or qualified, superclasses match too); empty takes all. */
+  List<String> types();
+
+  /** An extra condition on the message, or null. */
+  Expression when();
+
+  /** What runs on the failed message. */
+  List<Processor> processors();
+
+  /** Whether this branch takes the error. */
+  default boolean matches(Message failed, Throwable cause) {
+    if (!types().isEmpty() && !typeMatches(cause)) {
+      return false;
+    }
+    return when() == null || when().test(failed);
+  }
+
+  private boolean typeMatches(Throwable cause) {
+    for (Class<?> c = cause.getClass(); c != null; c = c.getSuperclass()) {
+      if (types().contains(c.getSimpleName()) || types().contains(c.getName())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Handles the error and lets the flow succeed with what the processors return.
+   *
+   * @param types the errors taken
+   * @param when an extra condition, or null
+   * @param processors what runs
+   */
+  record Continue(List<String> types, Expression when, List<Processor> processors)
+      implements OnError {
+    /** Copies the lists. */
+    public Continue {
+      types = List.copyOf(types);
+      processors = List.copyOf(processors);
+    }
+  }
+
+  /**
+   * Runs the processors, then fails the flow with the original error.
+   *
+   * @param types the errors taken
+   * @param when an extra condition, or null
+   * @param processors what runs
+   */
+  record Propagate(List<String> types, Expression when, List<Processor> processors)
+      implements OnError {
+    /** Copies the lists. */
+    public Propagate {
+      types = List.copyOf(types);
+      processors = List.copyOf(processors);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.sluice.core;
+
+import java.time.Duration;
+
+/**
+ * How a flow spreads its work over threads: {@link Synchronous}, {@link Staged} or {@link Auto}
+ * (the default).
+ */
+public sealed interface ProcessingStrategy
+    permits ProcessingStrategy.Synchronous, ProcessingStrategy.Staged, ProcessingStrategy.Auto {
+
+  /** The strategy's name as written in configuration. */
+  String name();
+
+  /** The default strategy: {@code auto} with its defaults. */
+  static ProcessingStrategy defaultStrategy() {
+    return Auto.DEFAULT;
+  }
+
+  /**
+   * Thread per message: a receiver thread from the profile's pool carries each message through
+   * the whole flow, blocking calls included.
+   *
+   * @param receiver the receiver pool
+   */
+  record Synchronous(ThreadingProfile receiver) implements ProcessingStrategy {
+    /** Requires a profile. */
+    public Synchronous {
+      if (receiver == null) {
+        throw new ConfigurationException(ConfigProblem.of("receiver", null, "is required"));
+      }
+    }
+
+    @Override
+    public String name() {
+      return "synchronous";
+    }
+  }
+
+  /**
+   * SEDA: three stages, each with its own bounded queue and pool. The receiver stage accepts
+   * messages from the source, the flow stage runs the processors, the dispatcher stage runs the
+   * sinks.
+   *
+   * @param receiver the receiver stage
+   * @param flow the flow stage
+   * @param dispatcher the dispatcher stage
+   */
+  record Staged(ThreadingProfile receiver, ThreadingProfile flow, ThreadingProfile dispatcher)
+      implements ProcessingStrategy {
+    /** Requires all three profiles. */
+    public Staged {
+      ConfigProblems problems = new ConfigProblems();
+      problems.check(receiver != null, "receiver", null, "is required");
+      problems.check(flow != null, "flow", null, "is required");
+      problems.check(dispatcher != null, "dispatcher", null, "is required");
+      problems.throwIfAny();
+    }
+
+    @Override
+    public String name() {
+      return "staged";
+    }
+  }
+
+  /**
+   * No pool to size: CPU_LITE work runs on the thread that holds the message, CPU_INTENSIVE on
+   * one shared pool sized to the cores, BLOCKING_IO on virtual threads under an adaptive limit.
+   *
+   * @param maxInFlight the most messages the flow holds at once; past it the source waits, is
+   *     refused or sheds, as {@code backpressure} says
+   * @param backpressure what the source meets when the flow is full
+   * @param waitTimeout how long WAIT waits before refusing
+   * @param initialLimit the adaptive limit's starting value for BLOCKING_IO work
+   * @param maxLimit the most concurrent BLOCKING_IO calls the adaptive limit may allow
+   */
+  record Auto(
+      int maxInFlight,
+      ExhaustedAction backpressure,
+      Duration waitTimeout,
+      int initialLimit,
+      int maxLimit)
+      implements ProcessingStrategy {
+
+    /** The defaults: 10,000 in flight, WAIT 30 s, limit from 16 up to 10,000. */
+    public static final Auto DEFAULT =
+        new Auto(10_000, ExhaustedAction.WAIT, Duration.ofSeconds(30), 16, 10_000);
+
+    /** Checks every rule and lists every violation at once. */
+    public Auto {
+      ConfigProblems problems = new ConfigProblems();
+      problems.check(maxInFlight >= 1, "maxInFlight", maxInFlight, "must be at least 1");
+      problems.check(backpressure != null && backpressure != ExhaustedAction.CALLER_RUNS,
+          "backpressure", backpressure, "must be one of WAIT, REJECT, DISCARD");
+      problems.check(waitTimeout != null && waitTimeout.isPositive(), "waitTimeout", waitTimeout,
+          "must be a positive duration");
+      problems.check(initialLimit >= 1, "initialLimit", initialLimit, "must be at least 1");
+      problems.check(maxLimit >= initialLimit, "maxLimit", maxLimit,
+          "must be at least initialLimit (" + initialLimit + ")");
+      problems.throwIfAny();
+    }
+
+    @Override
+    public String name() {
+      return "auto";
+    }
+  }
+}

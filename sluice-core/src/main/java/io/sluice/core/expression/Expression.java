@@ -1,0 +1,106 @@
+package io.sluice.core.expression;
+
+import io.sluice.core.ConfigProblem;
+import io.sluice.core.ConfigurationException;
+import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
+import org.apache.commons.jexl3.JexlBuilder;
+import org.apache.commons.jexl3.JexlEngine;
+import org.apache.commons.jexl3.JexlException;
+import org.apache.commons.jexl3.JexlScript;
+import org.apache.commons.jexl3.MapContext;
+import org.apache.commons.jexl3.introspection.JexlPermissions;
+
+/**
+ * A compiled expression in Apache Commons JEXL, evaluated against a message. It sees {@code
+ * payload}, {@code attributes}, {@code vars}, {@code error} (inside an error handler, else null)
+ * and {@code message}. For example {@code payload.toUpperCase()} or {@code vars.count > 3}.
+ *
+ * <p>Expressions are compiled once, when the flow is built, so a syntax error is a configuration
+ * error, not a runtime surprise. They are thread-safe.
+ */
+public final class Expression {
+
+  private static final JexlEngine ENGINE =
+      new JexlBuilder()
+          .permissions(JexlPermissions.UNRESTRICTED)
+          .strict(true)
+          .silent(false)
+          .safe(false)
+          .cache(512)
+          .create();
+
+  private final String text;
+  private final JexlScript script;
+
+  private Expression(String text, JexlScript script) {
+    this.text = text;
+    this.script = script;
+  }
+
+  /**
+   * Compiles {@code text}; a syntax error is a {@link ConfigurationException} naming {@code path}.
+   */
+  public static Expression compile(String path, String text) {
+    if (text == null || text.isBlank()) {
+      throw new ConfigurationException(ConfigProblem.of(path, text, "must be a non-empty expression"));
+    }
+    try {
+      return new Expression(text, ENGINE.createScript(text));
+    } catch (JexlException e) {
+      throw new ConfigurationException(
+          ConfigProblem.of(path, text, "does not compile: " + firstLine(e.getMessage())));
+    }
+  }
+
+  /** Evaluates against a message; a failure is an {@link ExpressionException} naming the text. */
+  public Object evaluate(Message message) {
+    MapContext context = new MapContext();
+    context.set("payload", message.payload());
+    context.set("attributes", message.attributes());
+    context.set("vars", message.variables());
+    context.set("error", message.error().orElse(null));
+    context.set("message", message);
+    try {
+      return script.execute(context);
+    } catch (JexlException e) {
+      throw new ExpressionException(text, firstLine(e.getMessage()), e);
+    }
+  }
+
+  /** Evaluates and requires a boolean result. */
+  public boolean test(Message message) {
+    Object result = evaluate(message);
+    if (result instanceof Boolean b) {
+      return b;
+    }
+    throw new ExpressionException(text, "returned " + result + " where true or false was expected",
+        null);
+  }
+
+  /** The source text. */
+  public String text() {
+    return text;
+  }
+
+  @Override
+  public String toString() {
+    return text;
+  }
+
+  private static String firstLine(String text) {
+    if (text == null) {
+      return "unknown error";
+    }
+    int newline = text.indexOf('\n');
+    return newline < 0 ? text : text.substring(0, newline);
+  }
+
+  /** An expression that failed while it was evaluated. */
+  public static final class ExpressionException extends SluiceException {
+    ExpressionException(String expression, String reason, Throwable cause) {
+      super("Expression '" + expression + "' failed: " + reason, cause);
+    }
+  }
+
+}

@@ -1,0 +1,113 @@
+package io.sluice.core.internal;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.Flow;
+import io.sluice.core.FlowStartException;
+import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
+import io.sluice.core.spi.TimerService;
+import io.sluice.core.vm.VmQueues;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The running side of an {@link io.sluice.core.Application}: flows, shared pools, lifecycle. */
+public final class ApplicationRuntime {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApplicationRuntime.class);
+
+  private final Map<String, FlowRuntime> flows = new LinkedHashMap<>();
+  private final Services services;
+  private final SystemTimerService ownTimer;
+
+  /** A runtime for these flows; {@code timer} null means the system timer. */
+  public ApplicationRuntime(
+      List<Flow> flows, Clock clock, TimerService timer, MeterRegistry registry, VmQueues vmQueues) {
+    this.ownTimer = timer == null ? new SystemTimerService(clock) : null;
+    this.services =
+        new Services(clock, timer == null ? ownTimer : timer, registry, vmQueues,
+            new CpuPool(Runtime.getRuntime().availableProcessors()));
+    for (Flow flow : flows) {
+      this.flows.put(flow.name(), new FlowRuntime(flow, services));
+    }
+  }
+
+  /** Starts every flow in order; if one fails, stops those already started and throws. */
+  public void start() {
+    List<FlowRuntime> started = new ArrayList<>();
+    for (FlowRuntime flow : flows.values()) {
+      try {
+        flow.start();
+        started.add(flow);
+      } catch (Exception e) {
+        for (FlowRuntime done : started.reversed()) {
+          done.stopSource();
+          closeQuietly(done, Duration.ofSeconds(5));
+        }
+        shutdownShared();
+        throw e instanceof FlowStartException fse ? fse : new FlowStartException(flow.name(), e);
+      }
+      LOG.info("Flow '{}' started: {}", flow.name(), Describe.flow(flow.flow()));
+    }
+  }
+
+  /**
+   * Stops gracefully: every source stops, messages in flight get up to {@code timeout} to finish,
+   * then the pools stop. Returns true when nothing was still in flight.
+   */
+  public boolean stop(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    flows.values().forEach(FlowRuntime::stopSource);
+    boolean drained = true;
+    try {
+      for (FlowRuntime flow : flows.values()) {
+        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+        if (!flow.awaitIdle(left)) {
+          drained = false;
+          LOG.warn("Flow '{}' still held {} message(s) after the shutdown timeout of {}; "
+              + "they are abandoned and their sources will deliver them again",
+              flow.name(), flow.inFlightCount(), timeout);
+        }
+      }
+      for (FlowRuntime flow : flows.values()) {
+        flow.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      drained = false;
+    } finally {
+      shutdownShared();
+    }
+    return drained;
+  }
+
+  /** Hands a message to a flow directly, as its source would. */
+  public CompletableFuture<Message> send(String flow, Message message) {
+    FlowRuntime runtime = flows.get(flow);
+    if (runtime == null) {
+      throw new SluiceException("No flow named '" + flow + "'; the flows are " + flows.keySet());
+    }
+    return runtime.submit(message);
+  }
+
+  private void closeQuietly(FlowRuntime flow, Duration timeout) {
+    try {
+      flow.close(timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void shutdownShared() {
+    services.cpu().shutdown();
+    if (ownTimer != null) {
+      ownTimer.close();
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package io.sluice.core.internal;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.sluice.core.FlowBusyException;
+import io.sluice.core.Message;
+import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.ThrottledException;
+import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.spi.Processor;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The default strategy. CPU_LITE work stays on the thread that holds the message; CPU_INTENSIVE
+ * work moves to the shared CPU pool; BLOCKING_IO work moves to a virtual thread and runs under
+ * the flow's adaptive limit. The only bound a user might set is how many messages the flow holds
+ * at once, and its default is generous: concurrency is limited by permits, never by pool size.
+ */
+final class AutoEngine extends Engine {
+
+  private final String flow;
+  private final ProcessingStrategy.Auto config;
+  private final CpuPool cpu;
+  private final Semaphore admission;
+  private final AdaptiveLimiter limiter;
+  private final ThreadFactory virtualThreads;
+  private final LongAdder refused = new LongAdder();
+  private final LongAdder throttled = new LongAdder();
+
+  AutoEngine(String flow, ProcessingStrategy.Auto config, CpuPool cpu, MeterRegistry registry) {
+    this.flow = flow;
+    this.config = config;
+    this.cpu = cpu;
+    this.admission = new Semaphore(config.maxInFlight());
+    this.limiter = new AdaptiveLimiter(config.initialLimit(), config.maxLimit());
+    this.virtualThreads = Thread.ofVirtual().name("sluice-" + flow + "-io-", 0).factory();
+    Tags tags = Tags.of("flow", flow, "stage", "auto");
+    Gauge.builder("sluice.stage.limit", limiter, AdaptiveLimiter::limit)
+        .tags(tags).description("The adaptive limit on concurrent BLOCKING_IO calls").register(registry);
+    Gauge.builder("sluice.stage.active", limiter, AdaptiveLimiter::inFlight)
+        .tags(tags).description("BLOCKING_IO calls running").register(registry);
+    Gauge.builder("sluice.stage.queued", this, e -> e.limiter.waiting())
+        .tags(tags).description("BLOCKING_IO calls waiting for a permit").register(registry);
+    FunctionCounter.builder("sluice.stage.rejected", refused, LongAdder::sum)
+        .tags(tags).description("Messages refused because the flow was full").register(registry);
+    FunctionCounter.builder("sluice.stage.throttled", throttled, LongAdder::sum)
+        .tags(tags).description("BLOCKING_IO calls that reported throttling or a timeout")
+        .register(registry);
+  }
+
+  @Override
+  void enter(Execution execution) {
+    boolean admitted;
+    try {
+      admitted =
+          switch (config.backpressure()) {
+            case WAIT -> admission.tryAcquire(config.waitTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            default -> admission.tryAcquire();
+          };
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      admitted = false;
+    }
+    if (!admitted) {
+      refused.increment();
+      execution.refused(
+          new FlowBusyException(flow, "auto", "maxInFlight " + config.maxInFlight() + " reached, "
+              + "backpressure " + config.backpressure()));
+      return;
+    }
+    execution.admitted();
+    execution.run();
+  }
+
+  @Override
+  void detach(Execution execution) {
+    execution.startsOn(Execution.Lane.IO);
+    virtualThreads.newThread(execution).start();
+  }
+
+  @Override
+  boolean handOver(Execution execution, Processor next) {
+    ProcessingType type = next.processingType();
+    if (type == ProcessingType.CPU_INTENSIVE && execution.lane() != Execution.Lane.CPU) {
+      execution.placed(Execution.Lane.CPU);
+      cpu.execute(execution);
+      return true;
+    }
+    if (type == ProcessingType.BLOCKING_IO && execution.lane() != Execution.Lane.IO) {
+      // The source's own thread may be virtual too; blocking work still gets a thread of its
+      // own so the source keeps feeding the flow.
+      execution.placed(Execution.Lane.IO);
+      virtualThreads.newThread(execution).start();
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  Message invoke(Processor processor, Message message) throws Exception {
+    if (processor.processingType() != ProcessingType.BLOCKING_IO) {
+      return super.invoke(processor, message);
+    }
+    long granted = limiter.acquire(config.waitTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    if (granted < 0) {
+      throw new FlowBusyException(flow, "auto",
+          "no BLOCKING_IO permit within " + config.waitTimeout() + ", limit " + limiter.limit());
+    }
+    AdaptiveLimiter.Outcome outcome = AdaptiveLimiter.Outcome.IGNORED;
+    try {
+      Message result = super.invoke(processor, message);
+      outcome = AdaptiveLimiter.Outcome.SUCCESS;
+      return result;
+    } catch (ThrottledException | TimeoutException | SocketTimeoutException overload) {
+      outcome = AdaptiveLimiter.Outcome.DROPPED;
+      throttled.increment();
+      throw overload;
+    } finally {
+      limiter.release(granted, outcome);
+    }
+  }
+
+  @Override
+  void finished(Execution execution) {
+    if (execution.isAdmitted()) {
+      admission.release();
+    }
+  }
+
+  int limit() {
+    return limiter.limit();
+  }
+
+  @Override
+  void shutdown() {}
+
+  @Override
+  boolean awaitTermination(Duration timeout) {
+    return true;
+  }
+
+  @Override
+  void shutdownNow() {}
+}

@@ -1,0 +1,44 @@
+package io.sluice.core.internal;
+
+import io.sluice.core.Message;
+import io.sluice.core.spi.Processor;
+import java.time.Duration;
+
+/** The part of a flow that decides which thread runs what: one per processing strategy. */
+abstract class Engine {
+
+  /** Takes a message from the source, applying the strategy's backpressure. */
+  abstract void enter(Execution execution);
+
+  /** Starts an {@code async} scope's execution, detached from the caller. */
+  abstract void detach(Execution execution);
+
+  /**
+   * Hands the execution to another thread when {@code next} belongs elsewhere (and calls
+   * {@link Execution#placed()} before doing so); false to run it here.
+   */
+  abstract boolean handOver(Execution execution, Processor next);
+
+  /** Runs one processor on the current thread. */
+  Message invoke(Processor processor, Message message) throws Exception {
+    Message result = processor.process(message);
+    if (result == null) {
+      throw new IllegalStateException(
+          "Processor '" + processor.name() + "' returned null; a processor must return a message"
+              + " (return the one it was given to leave it unchanged)");
+    }
+    return result;
+  }
+
+  /** Called once when an execution ends, whichever way. */
+  void finished(Execution execution) {}
+
+  /** Stops taking work; work already taken still runs. */
+  abstract void shutdown();
+
+  /** Waits for the engine's own threads; true when they ended in time. */
+  abstract boolean awaitTermination(Duration timeout) throws InterruptedException;
+
+  /** Interrupts what still runs. */
+  abstract void shutdownNow();
+}

@@ -1,0 +1,187 @@
+package io.sluice.core.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.Flow;
+import io.sluice.core.FlowBusyException;
+import io.sluice.core.Message;
+import io.sluice.core.OnError;
+import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.SourceContext;
+import io.sluice.core.spi.TimerService;
+import io.sluice.core.vm.VmQueues;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** One running flow: its engine, its in-flight count, its metrics and its lifecycle. */
+final class FlowRuntime implements SourceContext {
+
+  private final Flow flow;
+  private final Services services;
+  private final List<Processor> chain;
+  private final Engine engine;
+  private final InFlight inFlight = new InFlight();
+  private final Counter completed;
+  private final Counter failed;
+  private final Counter refused;
+  private final List<Processor> started = new ArrayList<>();
+  private volatile boolean accepting;
+
+  FlowRuntime(Flow flow, Services services) {
+    this.flow = flow;
+    this.services = services;
+    this.chain = flow.chain();
+    MeterRegistry registry = services.registry();
+    this.engine =
+        switch (flow.strategy()) {
+          case ProcessingStrategy.Synchronous s -> new SynchronousEngine(flow.name(), s, registry);
+          case ProcessingStrategy.Staged s -> new StagedEngine(flow.name(), s, registry);
+          case ProcessingStrategy.Auto a -> new AutoEngine(flow.name(), a, services.cpu(), registry);
+        };
+    String description = "Messages that left the flow, by outcome";
+    this.completed = Counter.builder("sluice.flow.messages").tag("flow", flow.name())
+        .tag("outcome", "completed").description(description).register(registry);
+    this.failed = Counter.builder("sluice.flow.messages").tag("flow", flow.name())
+        .tag("outcome", "failed").description(description).register(registry);
+    this.refused = Counter.builder("sluice.flow.messages").tag("flow", flow.name())
+        .tag("outcome", "refused").description(description).register(registry);
+    Gauge.builder("sluice.flow.inflight", inFlight, InFlight::count).tag("flow", flow.name())
+        .description("Messages the flow holds").register(registry);
+  }
+
+  Flow flow() {
+    return flow;
+  }
+
+  String name() {
+    return flow.name();
+  }
+
+  List<Processor> chain() {
+    return chain;
+  }
+
+  Engine engine() {
+    return engine;
+  }
+
+  /** Starts every processor, then the source; on failure stops what it started and rethrows. */
+  void start() throws Exception {
+    List<Processor> all = new ArrayList<>(chain);
+    for (OnError branch : flow.errorHandler()) {
+      all.addAll(branch.processors());
+    }
+    try {
+      for (Processor processor : all) {
+        processor.start(this);
+        started.add(processor);
+      }
+      accepting = true;
+      if (flow.source() != null) {
+        flow.source().start(this);
+      }
+    } catch (Exception e) {
+      accepting = false;
+      stopProcessors();
+      engine.shutdownNow();
+      throw e;
+    }
+  }
+
+  /** Stops the source: no new messages from it. Others already in flight go on. */
+  void stopSource() {
+    if (flow.source() != null) {
+      flow.source().stop();
+    }
+  }
+
+  /** Waits until the flow holds no message; true when that happened in time. */
+  boolean awaitIdle(Duration timeout) throws InterruptedException {
+    return inFlight.awaitIdle(timeout);
+  }
+
+  int inFlightCount() {
+    return inFlight.count();
+  }
+
+  /** Refuses new messages, stops the processors and the engine's threads. */
+  void close(Duration timeout) throws InterruptedException {
+    accepting = false;
+    engine.shutdown();
+    if (!engine.awaitTermination(timeout)) {
+      engine.shutdownNow();
+    }
+    stopProcessors();
+  }
+
+  private void stopProcessors() {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      started.get(i).stop();
+    }
+    started.clear();
+  }
+
+  @Override
+  public CompletableFuture<Message> submit(Message message) {
+    if (!accepting) {
+      refused.increment();
+      return CompletableFuture.failedFuture(
+          new FlowBusyException(flow.name(), "receiver", "the flow is not running"));
+    }
+    inFlight.enter();
+    Execution execution = new Execution(this, chain, message);
+    engine.enter(execution);
+    return execution.result();
+  }
+
+  @Override
+  public CompletableFuture<Message> runDetached(List<Processor> detached, Message message) {
+    inFlight.enter();
+    Execution execution = new Execution(this, detached, message);
+    engine.detach(execution);
+    return execution.result();
+  }
+
+  /** Called once by every execution when it ends. */
+  void finished(Execution execution, Throwable error) {
+    engine.finished(execution);
+    if (error == null) {
+      completed.increment();
+    } else if (error instanceof FlowBusyException) {
+      refused.increment();
+    } else {
+      failed.increment();
+    }
+    inFlight.exit();
+  }
+
+  @Override
+  public String flowName() {
+    return flow.name();
+  }
+
+  @Override
+  public Clock clock() {
+    return services.clock();
+  }
+
+  @Override
+  public TimerService timer() {
+    return services.timer();
+  }
+
+  @Override
+  public MeterRegistry meterRegistry() {
+    return services.registry();
+  }
+
+  @Override
+  public VmQueues vmQueues() {
+    return services.vmQueues();
+  }
+}

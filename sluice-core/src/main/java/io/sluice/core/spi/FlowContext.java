@@ -1,0 +1,34 @@
+package io.sluice.core.spi;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.Message;
+import io.sluice.core.vm.VmQueues;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** The services a flow offers the processors and the source it is made of. */
+public interface FlowContext {
+
+  /** The flow's name. */
+  String flowName();
+
+  /** The application's clock; tests replace it with a manual one. */
+  Clock clock();
+
+  /** The application's timer; tests replace it with a manual one. */
+  TimerService timer();
+
+  /** Where metrics go. */
+  MeterRegistry meterRegistry();
+
+  /** The application's in-memory VM queues. */
+  VmQueues vmQueues();
+
+  /**
+   * Runs a chain of processors on a copy of the message, detached from the caller (the
+   * {@code async} scope), under the flow's processing strategy. The flow counts it as in flight,
+   * so a graceful stop waits for it. The returned future completes with its result or error.
+   */
+  CompletableFuture<Message> runDetached(List<Processor> chain, Message message);
+}

@@ -1,0 +1,34 @@
+package io.sluice.core.spi;
+
+import io.sluice.core.Message;
+
+/**
+ * A processor is one step of a flow: it takes a message and returns the message the next step
+ * sees. Implementations must be thread-safe: one instance serves every message of its flow.
+ *
+ * <p>A processor declares its {@link ProcessingType}; user components that do not say otherwise
+ * are taken to block, which is always safe.
+ */
+@FunctionalInterface
+public interface Processor {
+
+  /** Processes one message; a thrown exception hands the message to the flow's error handler. */
+  Message process(Message message) throws Exception;
+
+  /** What this processor spends its time on. */
+  default ProcessingType processingType() {
+    return ProcessingType.BLOCKING_IO;
+  }
+
+  /** A short name for logs, metrics and errors. */
+  default String name() {
+    String simple = getClass().getSimpleName();
+    return simple.isEmpty() ? "processor" : simple;
+  }
+
+  /** Called once before the first message, with the services of the flow it belongs to. */
+  default void start(FlowContext context) throws Exception {}
+
+  /** Called once after the last message. */
+  default void stop() {}
+}

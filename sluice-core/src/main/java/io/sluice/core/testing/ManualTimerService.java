@@ -1,4 +1,4 @@
-package io.sluice.testkit;
+package io.sluice.core.testing;
 
 import io.sluice.core.spi.TimerService;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package io.sluice.testkit;
+package io.sluice.core.testing;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,0 +1,2 @@
+/** Reads Sluice's YAML configuration into the core model. */
+package io.sluice.config;

@@ -1,0 +1,23 @@
+package io.sluice.cli;
+
+import io.sluice.config.ConfigLoader;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code sluice schema}: prints the JSON Schema of the configuration, for IDEs. */
+@Command(
+    name = "schema",
+    mixinStandardHelpOptions = true,
+    description = "Prints the JSON Schema of Sluice configuration files (for IDE completion).")
+final class SchemaCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().getOut().println(ConfigLoader.schema());
+    return ExitCodes.OK;
+  }
+}

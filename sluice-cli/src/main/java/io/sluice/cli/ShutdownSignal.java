@@ -1,0 +1,38 @@
+package io.sluice.cli;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import sun.misc.Signal;
+
+/**
+ * Waits for SIGTERM or SIGINT. Handling the signals ourselves (instead of in a shutdown hook)
+ * lets the command stop its flows gracefully and then exit with its own code, 0 after a clean
+ * stop, where a shutdown hook would leave the JVM to exit with 143.
+ */
+final class ShutdownSignal {
+
+  private final CountDownLatch received = new CountDownLatch(1);
+  private final AtomicReference<String> name = new AtomicReference<>();
+
+  private ShutdownSignal() {}
+
+  /** Installs the handlers for TERM and INT. */
+  static ShutdownSignal install() {
+    ShutdownSignal signal = new ShutdownSignal();
+    for (String which : new String[] {"TERM", "INT"}) {
+      Signal.handle(new Signal(which), s -> signal.receive("SIG" + s.getName()));
+    }
+    return signal;
+  }
+
+  private void receive(String signalName) {
+    name.compareAndSet(null, signalName);
+    received.countDown();
+  }
+
+  /** Blocks until a signal arrives; returns its name (SIGTERM or SIGINT). */
+  String await() throws InterruptedException {
+    received.await();
+    return name.get();
+  }
+}

@@ -1,0 +1,32 @@
+package io.sluice.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code sluice}: the top command, which only holds the others. */
+@Command(
+    name = "sluice",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Sluice: flows, batch jobs and durable jobs on the JVM, with nothing to tune.",
+    subcommands = {
+      RunCommand.class,
+      ValidateCommand.class,
+      DemoCommand.class,
+      SchemaCommand.class,
+      picocli.CommandLine.HelpCommand.class
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:done as asked",
+      "1:Sluice ran and failed (a flow did not start, messages left unfinished at stop)",
+      "2:invalid configuration or command line"
+    })
+final class SluiceCommand implements Runnable {
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+}

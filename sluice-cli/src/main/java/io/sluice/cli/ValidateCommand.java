@@ -1,0 +1,38 @@
+package io.sluice.cli;
+
+import io.sluice.config.ConfigLoader;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code sluice validate}: checks a configuration and reports every problem at once. */
+@Command(
+    name = "validate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Checks a configuration file against the schema and the rules of every component,",
+      "and lists every problem at once (path, value, rule, line). Runs nothing."
+    })
+final class ValidateCommand implements Callable<Integer> {
+
+  @Parameters(paramLabel = "CONFIG", description = "The YAML configuration file.")
+  Path config;
+
+  @Mixin ComponentClasspath classpath;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    var application = ConfigLoader.load(config, classpath.loader()).build();
+    spec.commandLine().getOut().printf(
+        "%s is valid: %d flow(s): %s%n", config, application.flows().size(),
+        String.join(", ", application.flows().stream().map(f -> f.name()
+            + " (" + f.strategy().name() + ")").toList()));
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,52 @@
+package io.sluice.cli;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** Keeps the module map of DESIGN.md honest: dependencies point one way, internals stay inside. */
+class ModuleLayeringTest {
+
+  static final JavaClasses SLUICE =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.sluice");
+
+  @Test
+  void theCoreDependsOnNoOtherModule() {
+    noClasses().that().resideInAPackage("io.sluice.core..")
+        .should().dependOnClassesThat()
+        .resideInAnyPackage("io.sluice.config..", "io.sluice.cli..", "io.sluice.testkit..",
+            "io.sluice.bench..")
+        .check(SLUICE);
+  }
+
+  @Test
+  void theConfigurationDependsOnlyOnTheCore() {
+    noClasses().that().resideInAPackage("io.sluice.config..")
+        .should().dependOnClassesThat()
+        .resideInAnyPackage("io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..")
+        .check(SLUICE);
+  }
+
+  @Test
+  void internalPackagesAreUsedOnlyInsideTheirModule() {
+    noClasses().that().resideOutsideOfPackage("io.sluice.core..")
+        .should().dependOnClassesThat().resideInAPackage("io.sluice.core.internal..")
+        .check(SLUICE);
+    noClasses().that().resideOutsideOfPackage("io.sluice.config..")
+        .should().dependOnClassesThat().resideInAPackage("io.sluice.config.internal..")
+        .allowEmptyShould(true)
+        .check(SLUICE);
+  }
+
+  @Test
+  void serviceProviderInterfacesDoNotReachIntoTheRuntime() {
+    noClasses().that().resideInAPackage("io.sluice.core.spi..")
+        .should().dependOnClassesThat().resideInAPackage("io.sluice.core.internal..")
+        .check(SLUICE);
+  }
+}

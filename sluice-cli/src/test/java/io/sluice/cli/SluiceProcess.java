@@ -1,0 +1,63 @@
+package io.sluice.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code sluice} command as a child process, on this test's classpath (so test components
+ * are loadable), with its output in a log file.
+ */
+final class SluiceProcess implements AutoCloseable {
+
+  private final Process process;
+  private final Path log;
+
+  private SluiceProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  static SluiceProcess start(Path workDir, String... args) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    command.addAll(List.of(args));
+    Path log = workDir.resolve("sluice.log");
+    Process process = new ProcessBuilder(command).directory(workDir.toFile())
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new SluiceProcess(process, log);
+  }
+
+  /** Sends SIGTERM. */
+  void terminate() {
+    process.destroy();
+  }
+
+  /** Waits for the exit code; fails when the process did not exit in time. */
+  int awaitExit(long seconds) throws InterruptedException, IOException {
+    if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("sluice did not exit within " + seconds + " s; its log:\n" + log());
+    }
+    return process.exitValue();
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  String log() throws IOException {
+    return Files.exists(log) ? Files.readString(log) : "";
+  }
+
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      process.destroyForcibly();
+    }
+  }
+}

@@ -1,6 +1,7 @@
 # Sourced by ./sluice and ./mvnw (POSIX sh): finds a JDK 21 or newer and exports JAVA_HOME.
 # Looks at JAVA_HOME, the java on PATH, then /usr/lib/jvm, /usr/java, /opt/java and
-# /Library/Java/JavaVirtualMachines, and takes the newest JDK (with javac) that qualifies.
+# /Library/Java/JavaVirtualMachines (or the directories in SLUICE_JDK_DIRS), and takes the newest
+# JDK (with javac) that qualifies.
 
 sluice_java_major() {
   # Prints the feature version of the java binary given, or nothing.
@@ -13,6 +14,11 @@ sluice_consider_jdk() {
   [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
   sluice_major=$(sluice_java_major "$1/bin/java")
   [ -n "$sluice_major" ] || return 0
+  if [ "$sluice_major" -lt 21 ]; then
+    sluice_too_old="$sluice_too_old
+  $1 (Java $sluice_major)"
+    return 0
+  fi
   if [ "$sluice_major" -ge 21 ] && [ "$sluice_major" -gt "$sluice_best_major" ]; then
     sluice_best="$1"
     sluice_best_major="$sluice_major"
@@ -22,20 +28,25 @@ sluice_consider_jdk() {
 sluice_find_java() {
   sluice_best=""
   sluice_best_major=0
+  sluice_too_old=""
   [ -n "${JAVA_HOME:-}" ] && sluice_consider_jdk "$JAVA_HOME"
   if command -v java >/dev/null 2>&1; then
     sluice_consider_jdk "$(cd "$(dirname "$(readlink -f "$(command -v java)")")/.." && pwd)"
   fi
   # mvnw runs with `set -f`; the JDK directories are found by globbing.
   case $- in *f*) sluice_noglob=1; set +f ;; *) sluice_noglob=0 ;; esac
-  for sluice_dir in /usr/lib/jvm/* /usr/java/* /opt/java/* /Library/Java/JavaVirtualMachines/*/Contents/Home; do
-    [ -d "$sluice_dir" ] && sluice_consider_jdk "$sluice_dir"
+  for sluice_root in ${SLUICE_JDK_DIRS:-/usr/lib/jvm /usr/java /opt/java /Library/Java/JavaVirtualMachines}; do
+    for sluice_dir in "$sluice_root"/* "$sluice_root"/*/Contents/Home; do
+      [ -d "$sluice_dir" ] && sluice_consider_jdk "$sluice_dir"
+    done
   done
   [ "$sluice_noglob" = 1 ] && set -f
   if [ -z "$sluice_best" ]; then
     {
       echo "Sluice needs a JDK 21 or newer, and none was found."
-      echo "Looked at: JAVA_HOME (${JAVA_HOME:-unset}), the java on PATH, /usr/lib/jvm, /usr/java, /opt/java."
+      echo "Looked at: JAVA_HOME (${JAVA_HOME:-unset}), the java on PATH, and the JDKs under"
+      echo "${SLUICE_JDK_DIRS:-/usr/lib/jvm /usr/java /opt/java /Library/Java/JavaVirtualMachines}."
+      [ -z "$sluice_too_old" ] || echo "Found only older JDKs:$sluice_too_old"
       echo "Install one, for example 'apt-get install openjdk-21-jdk' (Debian/Ubuntu) or a Temurin JDK"
       echo "from adoptium.net, then set JAVA_HOME to it or put its bin directory on PATH."
     } >&2

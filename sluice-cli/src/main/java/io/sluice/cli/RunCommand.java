@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.config.ConfigLoader;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.core.Application;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -8,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -30,13 +32,43 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin ComponentClasspath classpath;
 
+  @Option(
+      names = "--management-port",
+      paramLabel = "PORT",
+      description = "Serve GET /metrics (Prometheus) and GET /health on this port; 0 picks a free one.")
+  Integer managementPort;
+
+  @Option(
+      names = "--management-host",
+      defaultValue = "127.0.0.1",
+      paramLabel = "HOST",
+      description = "The address the management port binds to (default ${DEFAULT-VALUE}).")
+  String managementHost;
+
   @Override
   public Integer call() throws Exception {
-    Application app = ConfigLoader.load(config, classpath.loader()).build();
+    PrometheusMeterRegistry registry = ManagementServer.registry();
+    Application app =
+        ConfigLoader.load(config, classpath.loader()).meterRegistry(registry).build();
     ShutdownSignal signal = ShutdownSignal.install();
-    app.start();
-    LOG.info("Sluice {} is running {} flow(s) from {}; stop it with Ctrl+C or SIGTERM",
-        VersionProvider.version(), app.flows().size(), config);
+    ManagementServer management =
+        managementPort == null ? null : ManagementServer.start(managementHost, managementPort, registry);
+    try {
+      app.start();
+      LOG.info("Sluice {} is running {} flow(s) from {}; stop it with Ctrl+C or SIGTERM",
+          VersionProvider.version(), app.flows().size(), config);
+      if (management != null) {
+        LOG.info("Metrics at http://{}:{}/metrics", managementHost, management.port());
+      }
+      return awaitSignalAndStop(app, signal);
+    } finally {
+      if (management != null) {
+        management.close();
+      }
+    }
+  }
+
+  private int awaitSignalAndStop(Application app, ShutdownSignal signal) throws InterruptedException {
     String received = signal.await();
     LOG.info("{} received: stopping; messages in flight get up to {} to finish", received,
         app.shutdownTimeout());

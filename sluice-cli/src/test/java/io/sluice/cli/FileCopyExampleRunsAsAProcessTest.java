@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,10 +30,16 @@ class FileCopyExampleRunsAsAProcessTest {
     }
     Files.writeString(in.resolve("ignored.csv"), "not matched by *.txt");
 
-    try (SluiceProcess sluice = SluiceProcess.start(work, "run", "file-copy.yaml")) {
+    try (SluiceProcess sluice =
+        SluiceProcess.start(work, "run", "file-copy.yaml", "--management-port", "0")) {
       await().atMost(Duration.ofSeconds(60))
           .until(() -> count(work.resolve("done")) == 20 || !sluice.isAlive());
       assertThat(sluice.isAlive()).as("still running; log:%n%s", sluice.log()).isTrue();
+      String metrics = scrape(sluice.log());
+      assertThat(metrics)
+          .contains("sluice_flow_messages_total{flow=\"file-copy\",outcome=\"completed\"} 20.0")
+          .contains("sluice_stage_limit{flow=\"file-copy\",stage=\"dispatcher\"} 4.0")
+          .contains("sluice_stage_queued{flow=\"file-copy\",stage=\"flow\"}");
       sluice.terminate();
       assertThat(sluice.awaitExit(60)).as("exit code; log:%n%s", sluice.log()).isZero();
       assertThat(sluice.log()).contains("SIGTERM received").contains("Stopped cleanly");
@@ -37,6 +49,16 @@ class FileCopyExampleRunsAsAProcessTest {
     }
     assertThat(in.resolve("ignored.csv")).exists();
     assertThat(count(in)).isEqualTo(1);
+  }
+
+  private static String scrape(String log) throws Exception {
+    Matcher port = Pattern.compile("Metrics at (http://[^ ]+/metrics)").matcher(log);
+    assertThat(port.find()).as("metrics address in the log:%n%s", log).isTrue();
+    HttpResponse<String> response = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(port.group(1))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
   }
 
   static long count(Path directory) throws IOException {

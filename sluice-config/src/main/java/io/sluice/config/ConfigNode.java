@@ -51,7 +51,7 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     if (value.isIntegralNumber() && value.canConvertToInt()) {
       return value.intValue();
     }
-    problems.add(SourceMap.child(path, key), value.asText(), "must be an integer");
+    problems.add(SourceMap.child(path, key), value.asText(), "must be a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE);
     return defaultValue;
   }
 

@@ -23,12 +23,16 @@ final class ProblemCollector {
 
   /** Records a problem at {@code path}, located where that path was written. */
   void add(String path, Object value, String rule) {
-    problems.add(new ConfigProblem(path, value, rule, sourceMap.locate(path)));
+    add(new ConfigProblem(path, value, rule, null));
   }
 
-  /** Records a problem that already knows its position. */
+  /** Records a problem, located where its path was written unless it knows its position. */
   void add(ConfigProblem problem) {
-    problems.add(problem.source() != null ? problem : problem.at(sourceMap.locate(problem.path())));
+    ConfigProblem located =
+        problem.source() != null ? problem : problem.at(sourceMap.locate(problem.path()));
+    problems.add(located.path().isEmpty()
+        ? new ConfigProblem(YamlTreeReader.FILE, located.value(), located.rule(), located.source())
+        : located);
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.Application;
 import io.sluice.core.Flow;
+import io.sluice.core.OnError;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
 import io.sluice.core.expression.Template;
@@ -92,5 +93,21 @@ class DefaultsAreAppliedTest {
         .isEqualTo("#[attributes.fileName]");
     assertThat(Fields.ofType(flow.sinks().get(0), WriteMode.class))
         .isEqualTo(WriteMode.OVERWRITE);
+  }
+
+  @Test
+  void anEmptyErrorBranchTakesEveryErrorAndDoesNothing() {
+    Flow flow = Configs.build("""
+        flows:
+          - name: forgiving
+            errorHandler:
+              - onErrorContinue:
+        """).flows().get(0);
+    assertThat(flow.errorHandler()).singleElement().isInstanceOfSatisfying(OnError.Continue.class,
+        branch -> {
+          assertThat(branch.types()).isEmpty();
+          assertThat(branch.when()).isNull();
+          assertThat(branch.processors()).isEmpty();
+        });
   }
 }

@@ -79,4 +79,13 @@ class SchemaErrorsAreReportedTogetherTest {
         .extracting(ConfigProblem::path, ConfigProblem::rule)
         .containsExactly(tuple("flows", "is required"));
   }
+
+  @Test
+  void aFileThatIsNotAMapIsReportedAsAWhole() {
+    assertThat(Configs.problems("- name: a\n")).singleElement().satisfies(p -> {
+      assertThat(p.path()).isEqualTo("(file)");
+      assertThat(p.rule()).isEqualTo("must be a map, not a list");
+      assertThat(p.source()).isEqualTo("app.yaml:1:1");
+    });
+  }
 }

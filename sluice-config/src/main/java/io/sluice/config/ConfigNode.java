@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -78,7 +78,7 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
       return Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       problems.add(SourceMap.child(path, key), text, "must be one of: "
-          + String.join(", ", java.util.Arrays.stream(type.getEnumConstants()).map(Enum::name)
+          + String.join(", ", Arrays.stream(type.getEnumConstants()).map(Enum::name)
               .toList()));
       return defaultValue;
     }
@@ -118,8 +118,7 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
       problems.add(path, node.toString(), "must hold exactly one key naming its kind");
       return null;
     }
-    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-    Map.Entry<String, JsonNode> only = fields.next();
+    Map.Entry<String, JsonNode> only = node.properties().iterator().next();
     JsonNode value = only.getValue().isNull() ? MissingNode.getInstance() : only.getValue();
     return Map.entry(only.getKey(),
         new ConfigNode(value, SourceMap.child(path, only.getKey()), problems));

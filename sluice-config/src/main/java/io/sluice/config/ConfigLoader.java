@@ -1,0 +1,77 @@
+package io.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.core.Application;
+import io.sluice.core.ConfigProblem;
+import io.sluice.core.ConfigurationException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads a Sluice YAML configuration file into an {@link Application.Builder}. The file is checked
+ * against the shipped JSON Schema ({@link #schema()}), then mapped to flows; every problem found
+ * on the way (YAML syntax, schema violations, expressions that do not compile, invalid cron
+ * expressions, component classes that cannot be loaded, duplicate flow names) is reported at once
+ * in one {@link ConfigurationException}, each with its dotted path, the bad value, the rule and
+ * its {@code file:line:column}.
+ *
+ * <p>Relative directories in the file are resolved against the file's own directory, so a
+ * configuration means the same whatever the working directory.
+ */
+public final class ConfigLoader {
+
+  private ConfigLoader() {}
+
+  /**
+   * Reads {@code file}, loading components with the thread's context class loader (or this
+   * class's loader when there is none).
+   */
+  public static Application.Builder load(Path file) {
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    return load(file, context != null ? context : ConfigLoader.class.getClassLoader());
+  }
+
+  /** Reads {@code file}, loading {@code component} classes from {@code componentLoader}. */
+  public static Application.Builder load(Path file, ClassLoader componentLoader) {
+    Path absolute = file.toAbsolutePath().normalize();
+    String yaml;
+    try {
+      yaml = Files.readString(absolute, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      throw new ConfigurationException(new ConfigProblem(YamlTreeReader.FILE, absolute,
+          "could not be read (" + e + "); check that the file exists and is readable",
+          absolute.toString()));
+    }
+    Path directory = absolute.getParent() != null ? absolute.getParent() : absolute;
+    return parse(absolute.getFileName().toString(), yaml, directory, componentLoader);
+  }
+
+  /**
+   * Reads configuration text, for tests and embedding. {@code sourceName} names it in problems
+   * ({@code app.yaml:12:5}); relative directories resolve against {@code baseDirectory}.
+   */
+  public static Application.Builder parse(
+      String sourceName, String yaml, Path baseDirectory, ClassLoader componentLoader) {
+    SourceMap sourceMap = new SourceMap(sourceName);
+    ProblemCollector problems = new ProblemCollector(sourceMap);
+    JsonNode root = new YamlTreeReader(sourceMap, problems).read(yaml);
+    if (root == null) {
+      problems.throwIfAny();
+    }
+    SchemaValidation.validate(root, problems);
+    ProblemCollector mapping = new ProblemCollector(sourceMap);
+    Application.Builder application =
+        new ApplicationMapper(baseDirectory.toAbsolutePath().normalize(), componentLoader, mapping)
+            .map(new ConfigNode(root, "", mapping));
+    problems.addUnexplained(mapping.problems());
+    problems.throwIfAny();
+    return application;
+  }
+
+  /** The JSON Schema (draft 2020-12) that configuration files are checked against. */
+  public static String schema() {
+    return SchemaValidation.TEXT;
+  }
+}

@@ -1,0 +1,126 @@
+package io.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A node of the configuration tree with its dotted path, read with defaults. A value of the wrong
+ * kind is recorded as a problem and replaced by the default so that mapping can go on; the schema
+ * has normally reported it already, and the duplicate is dropped.
+ */
+record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
+
+  ConfigNode get(String key) {
+    JsonNode child = node.path(key);
+    return new ConfigNode(child, SourceMap.child(path, key), problems);
+  }
+
+  /** Whether the key is written with a value. */
+  boolean has(String key) {
+    JsonNode child = node.get(key);
+    return child != null && !child.isNull();
+  }
+
+  boolean isPresent() {
+    return !node.isMissingNode() && !node.isNull();
+  }
+
+  String text(String key, String defaultValue) {
+    JsonNode value = node.path(key);
+    if (value.isMissingNode() || value.isNull()) {
+      return defaultValue;
+    }
+    if (value.isValueNode()) {
+      return value.asText();
+    }
+    problems.add(SourceMap.child(path, key), value.toString(), "must be a text");
+    return defaultValue;
+  }
+
+  int integer(String key, int defaultValue) {
+    JsonNode value = node.path(key);
+    if (value.isMissingNode() || value.isNull()) {
+      return defaultValue;
+    }
+    if (value.isIntegralNumber() && value.canConvertToInt()) {
+      return value.intValue();
+    }
+    problems.add(SourceMap.child(path, key), value.asText(), "must be a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE);
+    return defaultValue;
+  }
+
+  Duration duration(String key, Duration defaultValue) {
+    String text = text(key, null);
+    if (text == null) {
+      return defaultValue;
+    }
+    Duration value = Durations.parse(text);
+    if (value == null) {
+      problems.add(SourceMap.child(path, key), text,
+          "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)");
+      return defaultValue;
+    }
+    return value;
+  }
+
+  <E extends Enum<E>> E enumValue(String key, Class<E> type, E defaultValue) {
+    String text = text(key, null);
+    if (text == null) {
+      return defaultValue;
+    }
+    try {
+      return Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      problems.add(SourceMap.child(path, key), text, "must be one of: "
+          + String.join(", ", Arrays.stream(type.getEnumConstants()).map(Enum::name)
+              .toList()));
+      return defaultValue;
+    }
+  }
+
+  List<String> texts(String key) {
+    List<String> values = new ArrayList<>();
+    for (ConfigNode item : items(key)) {
+      values.add(item.node.asText());
+    }
+    return values;
+  }
+
+  /** The items of a list; absent means empty. */
+  List<ConfigNode> items(String key) {
+    ConfigNode list = get(key);
+    List<ConfigNode> items = new ArrayList<>();
+    if (!list.isPresent()) {
+      return items;
+    }
+    if (!list.node.isArray()) {
+      problems.add(list.path, list.node.toString(), "must be a list");
+      return items;
+    }
+    for (int i = 0; i < list.node.size(); i++) {
+      items.add(new ConfigNode(list.node.get(i), SourceMap.item(list.path, i), problems));
+    }
+    return items;
+  }
+
+  /**
+   * The one key of a map that must hold exactly one ({@code - logger: {...}}), with its value as
+   * a node (an empty map when the value is empty); null after recording a problem otherwise.
+   */
+  Map.Entry<String, ConfigNode> single() {
+    if (!node.isObject() || node.size() != 1) {
+      problems.add(path, node.toString(), "must hold exactly one key naming its kind");
+      return null;
+    }
+    Map.Entry<String, JsonNode> only = node.properties().iterator().next();
+    JsonNode value = only.getValue().isNull() ? MissingNode.getInstance() : only.getValue();
+    return Map.entry(only.getKey(),
+        new ConfigNode(value, SourceMap.child(path, only.getKey()), problems));
+  }
+}

@@ -1,0 +1,33 @@
+package io.sluice.config;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Reads the durations of configuration files: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, or ISO-8601. */
+final class Durations {
+
+  private static final Pattern SHORT = Pattern.compile("([0-9]+)(ms|s|m|h)");
+
+  private Durations() {}
+
+  /** The duration, or null when {@code text} is not one. */
+  static Duration parse(String text) {
+    Matcher m = SHORT.matcher(text);
+    try {
+      if (m.matches()) {
+        long amount = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+          case "ms" -> Duration.ofMillis(amount);
+          case "s" -> Duration.ofSeconds(amount);
+          case "m" -> Duration.ofMinutes(amount);
+          default -> Duration.ofHours(amount);
+        };
+      }
+      return text.startsWith("P") ? Duration.parse(text) : null;
+    } catch (DateTimeParseException | ArithmeticException e) {
+      return null;
+    }
+  }
+}

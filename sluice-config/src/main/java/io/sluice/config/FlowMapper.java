@@ -1,0 +1,192 @@
+package io.sluice.config;
+
+import com.cronutils.model.CronType;
+import com.cronutils.model.definition.CronDefinitionBuilder;
+import com.cronutils.parser.CronParser;
+import io.sluice.core.ExhaustedAction;
+import io.sluice.core.Flow;
+import io.sluice.core.OnError;
+import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.ThreadingProfile;
+import io.sluice.core.file.AfterRead;
+import io.sluice.core.file.FileSource;
+import io.sluice.core.file.FileSourceConfig;
+import io.sluice.core.scheduler.SchedulerSource;
+import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Source;
+import io.sluice.core.vm.VmListenerSource;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+
+/** Maps one entry of {@code flows}: its strategy, source, processors, sinks and error handler. */
+final class FlowMapper {
+
+  private static final CronParser QUARTZ =
+      new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ));
+
+  private final ProcessorMapper processorMapper;
+  private final ProblemCollector problems;
+
+  FlowMapper(ProcessorMapper processorMapper, ProblemCollector problems) {
+    this.processorMapper = processorMapper;
+    this.problems = problems;
+  }
+
+  /** The flow, or null when it is broken (its problems recorded). */
+  Flow flow(ConfigNode node) {
+    String name = node.text("name", null);
+    ProcessingStrategy strategy = strategy(node.get("strategy"));
+    Source source = source(node.get("source"));
+    List<Processor> processors = processorMapper.processors(node, "processors");
+    List<Processor> sinks = processorMapper.processors(node, "sinks");
+    List<OnError> errorHandler = processorMapper.errorHandler(node);
+    if (strategy == null) {
+      return null;
+    }
+    return problems.attempt(node.path(),
+        () -> new Flow(name, source, processors, sinks, errorHandler, strategy));
+  }
+
+  private ProcessingStrategy strategy(ConfigNode node) {
+    if (!node.isPresent()) {
+      return ProcessingStrategy.defaultStrategy();
+    }
+    Map.Entry<String, ConfigNode> kind = node.single();
+    if (kind == null) {
+      return null;
+    }
+    ConfigNode s = kind.getValue();
+    return switch (kind.getKey()) {
+      case "synchronous" -> {
+        ThreadingProfile receiver = profile(s.get("receiver"));
+        yield receiver == null ? null : new ProcessingStrategy.Synchronous(receiver);
+      }
+      case "staged" -> {
+        ThreadingProfile receiver = profile(s.get("receiver"));
+        ThreadingProfile flow = profile(s.get("flow"));
+        ThreadingProfile dispatcher = profile(s.get("dispatcher"));
+        yield receiver == null || flow == null || dispatcher == null ? null
+            : new ProcessingStrategy.Staged(receiver, flow, dispatcher);
+      }
+      case "auto" -> {
+        ProcessingStrategy.Auto d = ProcessingStrategy.Auto.DEFAULT;
+        int maxInFlight = s.integer("maxInFlight", d.maxInFlight());
+        ExhaustedAction backpressure =
+            s.enumValue("backpressure", ExhaustedAction.class, d.backpressure());
+        Duration waitTimeout = s.duration("waitTimeout", d.waitTimeout());
+        int initialLimit = s.integer("initialLimit", d.initialLimit());
+        int maxLimit = s.integer("maxLimit", d.maxLimit());
+        yield problems.attempt(s.path(), () -> new ProcessingStrategy.Auto(
+            maxInFlight, backpressure, waitTimeout, initialLimit, maxLimit));
+      }
+      default -> {
+        problems.add(s.path(), kind.getKey(), "is not a strategy; use synchronous, staged or auto");
+        yield null;
+      }
+    };
+  }
+
+  private ThreadingProfile profile(ConfigNode node) {
+    ThreadingProfile d = ThreadingProfile.DEFAULT;
+    ThreadingProfile.Builder profile = ThreadingProfile.builder()
+        .maxThreadsActive(node.integer("maxThreadsActive", d.maxThreadsActive()))
+        .maxQueue(node.integer("maxQueue", d.maxQueue()))
+        .exhaustedAction(node.enumValue("exhaustedAction", ExhaustedAction.class,
+            d.exhaustedAction()))
+        .waitTimeout(node.duration("waitTimeout", d.waitTimeout()))
+        .idleTtl(node.duration("idleTtl", d.idleTtl()));
+    return problems.attempt(node.path(), profile::build);
+  }
+
+  private Source source(ConfigNode node) {
+    if (!node.isPresent()) {
+      return null;
+    }
+    Map.Entry<String, ConfigNode> kind = node.single();
+    if (kind == null) {
+      return null;
+    }
+    ConfigNode s = kind.getValue();
+    return switch (kind.getKey()) {
+      case "file" -> fileSource(s);
+      case "scheduler" -> scheduler(s);
+      case "vm-listener" -> {
+        String queue = s.text("queue", null);
+        int consumers = s.integer("consumers", 1);
+        if (queue == null) {
+          problems.add(s.get("queue").path(), null, "is required");
+          yield null;
+        }
+        yield problems.attempt(s.get("consumers").path(),
+            () -> new VmListenerSource(queue, consumers));
+      }
+      default -> {
+        problems.add(s.path(), kind.getKey(),
+            "is not a source; use file, scheduler or vm-listener");
+        yield null;
+      }
+    };
+  }
+
+  private Source fileSource(ConfigNode s) {
+    Path directory = processorMapper.directory(s, "directory");
+    if (directory == null) {
+      return null;
+    }
+    FileSourceConfig.Builder config = FileSourceConfig.builder(directory)
+        .pattern(s.text("pattern", "*"))
+        .pollingFrequency(s.duration("pollingFrequency", Duration.ofSeconds(1)))
+        .minAge(s.duration("minAge", Duration.ZERO))
+        .afterRead(s.enumValue("afterRead", AfterRead.class, AfterRead.DELETE))
+        .maxConcurrentFiles(s.integer("maxConcurrentFiles", 16));
+    if (s.has("moveTo")) {
+      config.moveTo(processorMapper.directory(s, "moveTo"));
+    }
+    FileSourceConfig built = problems.attempt(s.path(), config::build);
+    return built == null ? null : new FileSource(built);
+  }
+
+  private Source scheduler(ConfigNode s) {
+    boolean fixed = s.has("frequency");
+    if (fixed == s.has("cron")) {
+      problems.add(s.path(), null, "must hold exactly one of: frequency, cron");
+      return null;
+    }
+    if (fixed) {
+      Duration frequency = s.duration("frequency", null);
+      Duration startDelay = s.duration("startDelay", Duration.ZERO);
+      return frequency == null ? null : problems.attempt(s.path(),
+          () -> SchedulerSource.fixedFrequency(frequency, startDelay));
+    }
+    String cronPath = s.get("cron").path();
+    String cron = s.text("cron", null);
+    ZoneId zone = zone(s);
+    try {
+      QUARTZ.parse(cron).validate();
+    } catch (IllegalArgumentException e) {
+      problems.add(cronPath, cron, "is not a valid Quartz cron expression (seconds minutes hours"
+          + " day-of-month month day-of-week [year], e.g. 0 */5 * * * ?): " + e.getMessage());
+      return null;
+    }
+    return zone == null ? null
+        : problems.attempt("", () -> SchedulerSource.cron(cronPath, cron, zone));
+  }
+
+  private ZoneId zone(ConfigNode s) {
+    String text = s.text("timeZone", null);
+    if (text == null) {
+      return ZoneId.systemDefault();
+    }
+    try {
+      return ZoneId.of(text);
+    } catch (DateTimeException e) {
+      problems.add(s.get("timeZone").path(), text,
+          "is not a known time zone; use a region such as Europe/Paris, or UTC");
+      return null;
+    }
+  }
+}

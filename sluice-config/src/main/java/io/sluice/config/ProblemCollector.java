@@ -1,0 +1,111 @@
+package io.sluice.config;
+
+import io.sluice.core.ConfigProblem;
+import io.sluice.core.ConfigurationException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Collects every problem of one configuration file, each located in the file, so that they can
+ * all be reported at once. Problems the core's builders raise while mapping are caught here and
+ * given the path and line of the key they came from.
+ */
+final class ProblemCollector {
+
+  private final SourceMap sourceMap;
+  private final List<ConfigProblem> problems = new ArrayList<>();
+
+  ProblemCollector(SourceMap sourceMap) {
+    this.sourceMap = sourceMap;
+  }
+
+  /** Records a problem at {@code path}, located where that path was written. */
+  void add(String path, Object value, String rule) {
+    add(new ConfigProblem(path, value, rule, null));
+  }
+
+  /** Records a problem, located where its path was written unless it knows its position. */
+  void add(ConfigProblem problem) {
+    ConfigProblem located =
+        problem.source() != null ? problem : problem.at(sourceMap.locate(problem.path()));
+    problems.add(located.path().isEmpty()
+        ? new ConfigProblem(YamlTreeReader.FILE, located.value(), located.rule(), located.source())
+        : located);
+  }
+
+  /**
+   * Runs {@code build}; if it fails with a {@link ConfigurationException}, records its problems
+   * (their paths taken relative to {@code prefix}, "" when they are already absolute) and returns
+   * null, so that mapping can go on and find the next problem.
+   */
+  <T> T attempt(String prefix, Supplier<T> build) {
+    try {
+      return build.get();
+    } catch (ConfigurationException e) {
+      for (ConfigProblem p : e.problems()) {
+        String path = prefix.isEmpty() ? p.path() : SourceMap.child(prefix, p.path());
+        add(new ConfigProblem(path, p.value(), p.rule(), null));
+      }
+    } catch (IllegalArgumentException e) {
+      add(prefix, null, e.getMessage());
+    }
+    return null;
+  }
+
+  String locate(String path) {
+    return sourceMap.locate(path);
+  }
+
+  boolean isEmpty() {
+    return problems.isEmpty();
+  }
+
+  List<ConfigProblem> problems() {
+    return problems;
+  }
+
+  /**
+   * Adds the problems found while mapping, except those the schema already explains: a mapping
+   * problem at, above or below a path the schema rejected is a consequence of that rejection.
+   */
+  void addUnexplained(List<ConfigProblem> mapping) {
+    List<String> rejected = problems.stream().map(ConfigProblem::path).toList();
+    for (ConfigProblem p : mapping) {
+      if (rejected.stream().noneMatch(r -> related(r, p.path()))) {
+        problems.add(p);
+      }
+    }
+  }
+
+  /** Throws every problem, sorted by position in the file, if there is any. */
+  void throwIfAny() {
+    if (!problems.isEmpty()) {
+      List<ConfigProblem> sorted = new ArrayList<>(problems);
+      sorted.sort(Comparator.comparingInt((ConfigProblem p) -> number(p.source(), 1))
+          .thenComparingInt(p -> number(p.source(), 2)));
+      throw new ConfigurationException(sorted);
+    }
+  }
+
+  private static boolean related(String a, String b) {
+    return a.equals(b) || below(a, b) || below(b, a);
+  }
+
+  private static boolean below(String path, String ancestor) {
+    return ancestor.isEmpty()
+        || path.startsWith(ancestor)
+            && (path.charAt(ancestor.length()) == '.' || path.charAt(ancestor.length()) == '[');
+  }
+
+  /** Line (part 1) or column (part 2) of {@code file:line:column}. */
+  private static int number(String source, int part) {
+    String[] parts = source.split(":");
+    try {
+      return Integer.parseInt(parts[parts.length - 3 + part]);
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package io.sluice.config;
+
+import io.sluice.core.OnError;
+import io.sluice.core.expression.Expression;
+import io.sluice.core.expression.Template;
+import io.sluice.core.file.FileWriteProcessor;
+import io.sluice.core.file.WriteMode;
+import io.sluice.core.processor.AsyncScope;
+import io.sluice.core.processor.ExpressionProcessor;
+import io.sluice.core.processor.JavaComponentProcessor;
+import io.sluice.core.processor.LoggerProcessor;
+import io.sluice.core.processor.SetPayloadProcessor;
+import io.sluice.core.processor.SetVariableProcessor;
+import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.spi.Processor;
+import io.sluice.core.vm.VmPublishProcessor;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.event.Level;
+
+/** Maps processor lists ({@code processors}, {@code sinks}, scopes) and error handlers. */
+final class ProcessorMapper {
+
+  private static final Duration DEFAULT_VM_TIMEOUT = Duration.ofSeconds(30);
+
+  private final Path baseDirectory;
+  private final ClassLoader componentLoader;
+  private final ProblemCollector problems;
+
+  ProcessorMapper(Path baseDirectory, ClassLoader componentLoader, ProblemCollector problems) {
+    this.baseDirectory = baseDirectory;
+    this.componentLoader = componentLoader;
+    this.problems = problems;
+  }
+
+  /** The processors of list {@code key}; the broken ones are recorded and left out. */
+  List<Processor> processors(ConfigNode parent, String key) {
+    List<Processor> processors = new ArrayList<>();
+    for (ConfigNode item : parent.items(key)) {
+      Map.Entry<String, ConfigNode> kind = item.single();
+      Processor processor = kind == null ? null : processor(kind.getKey(), kind.getValue());
+      if (processor != null) {
+        processors.add(processor);
+      }
+    }
+    return processors;
+  }
+
+  List<OnError> errorHandler(ConfigNode flow) {
+    List<OnError> branches = new ArrayList<>();
+    for (ConfigNode item : flow.items("errorHandler")) {
+      Map.Entry<String, ConfigNode> kind = item.single();
+      if (kind == null) {
+        continue;
+      }
+      ConfigNode branch = kind.getValue();
+      List<String> types = branch.texts("types");
+      Expression when = branch.has("when")
+          ? problems.attempt("", () -> Expression.compile(branch.get("when").path(),
+              branch.text("when", null)))
+          : null;
+      List<Processor> processors = processors(branch, "processors");
+      switch (kind.getKey()) {
+        case "onErrorContinue" -> branches.add(new OnError.Continue(types, when, processors));
+        case "onErrorPropagate" -> branches.add(new OnError.Propagate(types, when, processors));
+        default -> problems.add(branch.path(), kind.getKey(),
+            "is not an error branch; use onErrorContinue or onErrorPropagate");
+      }
+    }
+    return branches;
+  }
+
+  private Processor processor(String kind, ConfigNode node) {
+    return switch (kind) {
+      case "logger" -> {
+        Template message = template(node, "message", "#[payload]");
+        Level level = node.enumValue("level", Level.class, Level.INFO);
+        yield message == null ? null
+            : new LoggerProcessor(message, level, node.text("category", null));
+      }
+      case "set-payload" -> {
+        Template value = template(node, "value", null);
+        yield value == null ? null : new SetPayloadProcessor(value);
+      }
+      case "set-variable" -> {
+        Template value = template(node, "value", null);
+        String name = node.text("name", null);
+        yield value == null || name == null ? null : new SetVariableProcessor(name, value);
+      }
+      case "expression" -> {
+        ProcessingType type =
+            node.enumValue("processingType", ProcessingType.class, ProcessingType.CPU_LITE);
+        Expression expression = problems.attempt("", () -> Expression.compile(
+            node.get("expression").path(), node.text("expression", null)));
+        yield expression == null ? null
+            : new ExpressionProcessor(expression, node.text("target", null), type);
+      }
+      case "component" -> component(node);
+      case "async" -> new AsyncScope(processors(node, "processors"));
+      case "vm-publish", "vm-request" -> {
+        String queue = node.text("queue", null);
+        Duration timeout = node.duration("timeout", DEFAULT_VM_TIMEOUT);
+        if (queue == null) {
+          problems.add(node.get("queue").path(), null, "is required");
+          yield null;
+        }
+        yield new VmPublishProcessor(queue, kind.equals("vm-request"), timeout);
+      }
+      case "file-write" -> {
+        Path directory = directory(node, "directory");
+        Template fileName = template(node, "fileName", "#[attributes.fileName]");
+        WriteMode mode = node.enumValue("mode", WriteMode.class, WriteMode.OVERWRITE);
+        yield directory == null || fileName == null ? null
+            : new FileWriteProcessor(directory, fileName, mode);
+      }
+      default -> {
+        problems.add(node.path(), kind, "is not a known processor");
+        yield null;
+      }
+    };
+  }
+
+  private Processor component(ConfigNode node) {
+    String className = node.text("class", null);
+    if (className == null) {
+      problems.add(node.get("class").path(), null, "is required");
+      return null;
+    }
+    ProcessingType type = node.enumValue("processingType", ProcessingType.class, null);
+    String method = node.text("method", null);
+    return problems.attempt("", () ->
+        JavaComponentProcessor.load(node.path(), className, method, type, componentLoader));
+  }
+
+  /** A template at {@code key} (required when {@code defaultText} is null); null if broken. */
+  private Template template(ConfigNode node, String key, String defaultText) {
+    String text = node.text(key, defaultText);
+    String path = node.get(key).path();
+    if (text == null) {
+      problems.add(path, null, "is required");
+      return null;
+    }
+    return problems.attempt("", () -> Template.parse(path, text));
+  }
+
+  /** A directory, relative paths taken from the configuration file's directory. */
+  Path directory(ConfigNode node, String key) {
+    String text = node.text(key, null);
+    if (text == null) {
+      problems.add(node.get(key).path(), null, "is required");
+      return null;
+    }
+    return baseDirectory.resolve(text).normalize();
+  }
+}

@@ -1,0 +1,203 @@
+package io.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonNodePath;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import io.sluice.core.ConfigProblem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Validates a configuration tree against the shipped JSON Schema and turns each violation into a
+ * {@link ConfigProblem} with a dotted path, the bad value, the rule in words and its line.
+ */
+final class SchemaValidation {
+
+  static final String RESOURCE = "sluice.schema.json";
+  static final String TEXT = readSchema();
+
+  private static final JsonNode TREE = parse(TEXT);
+  private static final JsonSchema SCHEMA =
+      JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+          .getSchema(TREE, SchemaValidatorsConfig.builder().locale(Locale.ENGLISH).build());
+  private static final String DURATION_RULE =
+      "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)";
+
+  private SchemaValidation() {}
+
+  static void validate(JsonNode root, ProblemCollector problems) {
+    List<ValidationMessage> messages = new ArrayList<>(SCHEMA.validate(root));
+    messages.sort(Comparator.comparing(m -> m.getInstanceLocation().toString()));
+    for (ValidationMessage message : messages) {
+      problems.add(problem(message));
+    }
+  }
+
+  private static ConfigProblem problem(ValidationMessage m) {
+    String at = path(m.getInstanceLocation());
+    JsonNode schemaNode = m.getSchemaNode();
+    JsonNode parentSchema = TREE.at(parentPointer(m));
+    return switch (m.getType()) {
+      case "additionalProperties" -> ConfigProblem.of(SourceMap.child(at, m.getProperty()),
+          m.getProperty(), unknownKey(m.getProperty(), parentSchema.path("properties")));
+      case "required" -> ConfigProblem.of(SourceMap.child(at, m.getProperty()), null,
+          "is required");
+      case "minProperties", "maxProperties" -> ConfigProblem.of(at, keysOrNull(m.getInstanceNode()),
+          "must hold exactly one of: " + keys(parentSchema.path("properties")));
+      case "oneOf" -> ConfigProblem.of(at, keysOrNull(m.getInstanceNode()),
+          "must hold exactly one of: " + requiredOfEach(schemaNode));
+      case "enum" -> ConfigProblem.of(at, value(m.getInstanceNode()),
+          "must be one of: " + String.join(", ", schemaNode.valueStream().map(JsonNode::asText)
+              .toList()));
+      case "minimum" -> ConfigProblem.of(at, value(m.getInstanceNode()),
+          "must be at least " + schemaNode.asText());
+      case "minLength" -> ConfigProblem.of(at, value(m.getInstanceNode()), "must not be empty");
+      case "pattern" -> ConfigProblem.of(at, value(m.getInstanceNode()),
+          m.getSchemaLocation().toString().endsWith("/$defs/duration/pattern")
+              ? DURATION_RULE
+              : "must match the pattern " + schemaNode.asText());
+      case "type" -> ConfigProblem.of(at, value(m.getInstanceNode()),
+          "must be " + typeWords(schemaNode) + ", not " + typeWord(m.getInstanceNode()));
+      default -> ConfigProblem.of(at, value(m.getInstanceNode()), m.getError());
+    };
+  }
+
+  /** The JSON pointer of the schema object holding the keyword that failed. */
+  private static String parentPointer(ValidationMessage m) {
+    String location = m.getSchemaLocation().toString();
+    int hash = location.indexOf('#');
+    String pointer = hash < 0 ? "" : location.substring(hash + 1);
+    int slash = pointer.lastIndexOf('/');
+    return slash < 0 ? "" : pointer.substring(0, slash);
+  }
+
+  static String path(JsonNodePath location) {
+    String path = "";
+    for (int i = 0; i < location.getNameCount(); i++) {
+      Object element = location.getElement(i);
+      path = element instanceof Integer index
+          ? SourceMap.item(path, index)
+          : SourceMap.child(path, String.valueOf(element));
+    }
+    return path;
+  }
+
+  private static String unknownKey(String key, JsonNode known) {
+    List<String> names = new ArrayList<>();
+    known.fieldNames().forEachRemaining(names::add);
+    String closest = names.stream()
+        .min(Comparator.comparingInt(n -> distance(n.toLowerCase(Locale.ROOT),
+            key.toLowerCase(Locale.ROOT))))
+        .filter(n -> distance(n.toLowerCase(Locale.ROOT), key.toLowerCase(Locale.ROOT)) <= 2)
+        .map(n -> "did you mean '" + n + "'? ")
+        .orElse("");
+    return "is not a known key; " + closest + "allowed here: " + String.join(", ", names);
+  }
+
+  private static String requiredOfEach(JsonNode branches) {
+    List<String> names = new ArrayList<>();
+    branches.forEach(b -> b.path("required").forEach(r -> names.add(r.asText())));
+    return String.join(", ", names);
+  }
+
+  private static String keys(JsonNode object) {
+    List<String> names = new ArrayList<>();
+    if (object != null) {
+      object.fieldNames().forEachRemaining(names::add);
+    }
+    return String.join(", ", names);
+  }
+
+  private static String keysOrNull(JsonNode object) {
+    String keys = keys(object);
+    return keys.isEmpty() ? null : keys;
+  }
+
+  private static Object value(JsonNode node) {
+    if (node == null || node.isNull() || node.isMissingNode()) {
+      return null;
+    }
+    if (node.isTextual()) {
+      return node.asText();
+    }
+    return node.isNumber() ? node.numberValue() : node.toString();
+  }
+
+  private static String typeWords(JsonNode type) {
+    if (type.isArray()) {
+      return String.join(" or ", type.valueStream().map(t -> article(t.asText())).toList());
+    }
+    return article(type.asText());
+  }
+
+  private static String article(String type) {
+    return switch (type) {
+      case "object" -> "a map";
+      case "array" -> "a list";
+      case "integer" -> "an integer";
+      case "null" -> "empty";
+      default -> "a " + type;
+    };
+  }
+
+  private static String typeWord(JsonNode node) {
+    return switch (node.getNodeType()) {
+      case OBJECT -> "a map";
+      case ARRAY -> "a list";
+      case STRING -> "a string";
+      case NUMBER -> node.isIntegralNumber() ? "an integer" : "a number";
+      case BOOLEAN -> "a boolean";
+      case NULL -> "empty";
+      default -> node.getNodeType().toString().toLowerCase(Locale.ROOT);
+    };
+  }
+
+  private static int distance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+
+  private static String readSchema() {
+    try (InputStream in = SchemaValidation.class.getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(RESOURCE + " is missing from the sluice-config jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static JsonNode parse(String text) {
+    try {
+      return new ObjectMapper().readTree(text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

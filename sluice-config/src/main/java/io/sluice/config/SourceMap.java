@@ -1,0 +1,57 @@
+package io.sluice.config;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Where each value of a configuration file was written: dotted path ({@code flows[0].name}) to
+ * line and column. Jackson's tree keeps no locations, so {@link YamlTreeReader} records them as it
+ * builds the tree.
+ */
+final class SourceMap {
+
+  private final String fileName;
+  private final Map<String, String> positions = new HashMap<>();
+
+  SourceMap(String fileName) {
+    this.fileName = fileName;
+  }
+
+  void put(String path, int line, int column) {
+    positions.putIfAbsent(path, fileName + ":" + line + ":" + column);
+  }
+
+  /**
+   * The position of {@code path}, or of its nearest ancestor that was written (a missing key is
+   * reported where its parent is), or of the file's start.
+   */
+  String locate(String path) {
+    for (String p = path; ; p = parent(p)) {
+      String found = positions.get(p);
+      if (found != null) {
+        return found;
+      }
+      if (p.isEmpty()) {
+        return fileName + ":1:1";
+      }
+    }
+  }
+
+  String fileName() {
+    return fileName;
+  }
+
+  /** {@code a.b[2]} → {@code a.b} → {@code a} → the root, {@code ""}. */
+  static String parent(String path) {
+    int cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
+    return cut < 0 ? "" : path.substring(0, cut);
+  }
+
+  static String child(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  static String item(String path, int index) {
+    return path + "[" + index + "]";
+  }
+}

@@ -1,0 +1,35 @@
+package io.sluice.config;
+
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.sluice.core.Application;
+import io.sluice.core.ConfigProblem;
+import io.sluice.core.ConfigurationException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Test helpers: parse configuration text as if it were {@code app.yaml} in a directory. */
+final class Configs {
+
+  static final Path BASE = Path.of("/etc/sluice");
+
+  private Configs() {}
+
+  static Application.Builder parse(String yaml) {
+    return ConfigLoader.parse("app.yaml", yaml, BASE, Configs.class.getClassLoader());
+  }
+
+  static Application build(String yaml) {
+    return parse(yaml).build();
+  }
+
+  /** The problems the text has; fails when it has none. */
+  static List<ConfigProblem> problems(String yaml) {
+    ConfigurationException e =
+        catchThrowableOfType(ConfigurationException.class, () -> parse(yaml));
+    if (e == null) {
+      throw new AssertionError("expected configuration problems, found none in:\n" + yaml);
+    }
+    return e.problems();
+  }
+}

@@ -29,7 +29,7 @@ class LaunchersFindAJdkTest {
     for (String tool : new String[] {"sed", "head", "dirname", "readlink"}) {
       for (String dir : new String[] {"/usr/bin", "/bin"}) {
         if (Files.isExecutable(Path.of(dir, tool))) {
-          Files.createSymbolicLink(tools.resolve(tool), Path.of(dir, tool));
+          executable(tools.resolve(tool), "#!/bin/sh\nexec " + Path.of(dir, tool) + " \"$@\"\n");
           break;
         }
       }
@@ -41,9 +41,13 @@ class LaunchersFindAJdkTest {
     Path bin = Files.createDirectories(jdks.resolve(name).resolve("bin"));
     String script = "#!/bin/sh\necho '    java.specification.version = " + version + "' >&2\n";
     for (String tool : new String[] {"java", "javac"}) {
-      Files.writeString(bin.resolve(tool), script, StandardCharsets.UTF_8);
-      Files.setPosixFilePermissions(bin.resolve(tool), PosixFilePermissions.fromString("rwxr-xr-x"));
+      executable(bin.resolve(tool), script);
     }
+  }
+
+  private static void executable(Path file, String script) throws IOException {
+    Files.writeString(file, script, StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
   private Result find() throws IOException, InterruptedException {

@@ -3,6 +3,7 @@ package io.sluice.core.internal;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * A semaphore whose number of permits moves by itself: the adaptive concurrency limit of one
@@ -32,6 +33,7 @@ final class AdaptiveLimiter {
   private final Condition released = lock.newCondition();
   private final int minLimit;
   private final int maxLimit;
+  private final LongSupplier nanoTime;
 
   private int limit;
   private int inFlight;
@@ -43,6 +45,12 @@ final class AdaptiveLimiter {
   private long waiting;
 
   AdaptiveLimiter(int initialLimit, int maxLimit) {
+    this(initialLimit, maxLimit, System::nanoTime);
+  }
+
+  /** A limiter reading time from {@code nanoTime}, which tests drive by hand. */
+  AdaptiveLimiter(int initialLimit, int maxLimit, LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
     this.minLimit = 1;
     this.maxLimit = maxLimit;
     this.limit = initialLimit;
@@ -65,7 +73,7 @@ final class AdaptiveLimiter {
         waiting--;
       }
       inFlight++;
-      return System.nanoTime();
+      return nanoTime.getAsLong();
     } finally {
       lock.unlock();
     }
@@ -73,7 +81,7 @@ final class AdaptiveLimiter {
 
   /** Returns a permit granted at {@code grantedAt}, reporting how the call ended. */
   void release(long grantedAt, Outcome outcome) {
-    long now = System.nanoTime();
+    long now = nanoTime.getAsLong();
     lock.lock();
     try {
       int usedAtRelease = inFlight;

@@ -100,7 +100,7 @@ final class AdaptiveLimiter {
         return;
       }
       case DROPPED -> {
-        decrease(now, 0.5);
+        decrease(now, 0.5, latency);
         return;
       }
       case SUCCESS -> {}
@@ -111,7 +111,7 @@ final class AdaptiveLimiter {
       baselineNanos += (latency - baselineNanos) * 0.001;
     }
     if (latency > 2 * baselineNanos) {
-      decrease(now, 0.9);
+      decrease(now, 0.9, latency);
       return;
     }
     // Grow only when the limit is what holds calls back, not when demand is low.
@@ -130,9 +130,11 @@ final class AdaptiveLimiter {
     }
   }
 
-  private void decrease(long now, double factor) {
+  private void decrease(long now, double factor, long latency) {
     slowStart = false;
-    double roundTrip = Double.isNaN(baselineNanos) ? 0 : baselineNanos;
+    // Before any success the call that just ended is the only measure of a round trip; without
+    // it, a burst of throttled first calls would halve the limit once per call, down to 1.
+    double roundTrip = Double.isNaN(baselineNanos) ? latency : baselineNanos;
     if (decreased && now - lastDecreaseNanos < roundTrip) {
       return;
     }

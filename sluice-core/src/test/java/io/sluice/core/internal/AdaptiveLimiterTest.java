@@ -85,6 +85,17 @@ class AdaptiveLimiterTest {
   }
 
   @Test
+  void dropsBeforeAnyLatencyIsKnownStillHalveTheLimitOnlyOnce() throws Exception {
+    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 100, time::now);
+    List<Long> granted = acquireAll(limiter);
+    time.advance(LATENCY);
+    for (Long g : granted) {
+      limiter.release(g, Outcome.DROPPED); // the service answers 429 to the first burst
+    }
+    assertThat(limiter.limit()).isEqualTo(8);
+  }
+
+  @Test
   void latencyRisingPastTwiceTheBaselineShrinksTheLimit() throws Exception {
     AdaptiveLimiter limiter = new AdaptiveLimiter(20, 100, time::now);
     oneSaturatedRoundTrip(limiter, Outcome.SUCCESS); // baseline 100 ms, limit 21

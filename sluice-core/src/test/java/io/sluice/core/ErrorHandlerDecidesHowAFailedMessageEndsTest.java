@@ -154,6 +154,16 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
 
   @ParameterizedTest
   @MethodSource("strategies")
+  void aHandlerThatRethrowsTheOriginalErrorFailsTheMessageWithIt(ProcessingStrategy strategy) {
+    IOException boom = new IOException("disk on fire");
+    CompletableFuture<Message> result = result(strategy, boom, onErrorContinue(List.of(), m -> {
+      throw (Exception) m.error().orElseThrow().cause(); // log-and-rethrow, a common handler
+    }));
+    assertThat(failure(result)).isSameAs(boom);
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
   void aProcessorReturningNullFailsTheMessageNamingTheProcessor(ProcessingStrategy strategy) {
     Flow flow = Flow.builder("nulls").strategy(strategy).processor(new Processor() {
       @Override

@@ -142,6 +142,16 @@ class JavaComponentProcessorTest {
   }
 
   @Test
+  void overridingEqualsDoesNotMakeTheComponentAmbiguous() throws Exception {
+    assertThat(load(WithEquals.class, null).process(Message.of(" x ")).payload()).isEqualTo("x");
+  }
+
+  @Test
+  void implementingAGenericInterfaceDoesNotMakeTheComponentAmbiguous() throws Exception {
+    assertThat(load(Length.class, null).process(Message.of("four")).payload()).isEqualTo(4);
+  }
+
+  @Test
   void aMissingClassIsAConfigurationErrorNamingTheClassAndTheClasspath() {
     assertThatThrownBy(() -> JavaComponentProcessor.load("flows[2].processors[0]",
             "com.example.Missing", null, null, getClass().getClassLoader()))

@@ -3,6 +3,7 @@ package io.sluice.core.internal;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * A semaphore whose number of permits moves by itself: the adaptive concurrency limit of one
@@ -32,6 +33,7 @@ final class AdaptiveLimiter {
   private final Condition released = lock.newCondition();
   private final int minLimit;
   private final int maxLimit;
+  private final LongSupplier nanoTime;
 
   private int limit;
   private int inFlight;
@@ -43,6 +45,12 @@ final class AdaptiveLimiter {
   private long waiting;
 
   AdaptiveLimiter(int initialLimit, int maxLimit) {
+    this(initialLimit, maxLimit, System::nanoTime);
+  }
+
+  /** A limiter reading time from {@code nanoTime}, which tests drive by hand. */
+  AdaptiveLimiter(int initialLimit, int maxLimit, LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
     this.minLimit = 1;
     this.maxLimit = maxLimit;
     this.limit = initialLimit;
@@ -65,7 +73,7 @@ final class AdaptiveLimiter {
         waiting--;
       }
       inFlight++;
-      return System.nanoTime();
+      return nanoTime.getAsLong();
     } finally {
       lock.unlock();
     }
@@ -73,7 +81,7 @@ final class AdaptiveLimiter {
 
   /** Returns a permit granted at {@code grantedAt}, reporting how the call ended. */
   void release(long grantedAt, Outcome outcome) {
-    long now = System.nanoTime();
+    long now = nanoTime.getAsLong();
     lock.lock();
     try {
       int usedAtRelease = inFlight;
@@ -92,7 +100,7 @@ final class AdaptiveLimiter {
         return;
       }
       case DROPPED -> {
-        decrease(now, 0.5);
+        decrease(now, 0.5, latency);
         return;
       }
       case SUCCESS -> {}
@@ -103,7 +111,7 @@ final class AdaptiveLimiter {
       baselineNanos += (latency - baselineNanos) * 0.001;
     }
     if (latency > 2 * baselineNanos) {
-      decrease(now, 0.9);
+      decrease(now, 0.9, latency);
       return;
     }
     // Grow only when the limit is what holds calls back, not when demand is low.
@@ -122,9 +130,11 @@ final class AdaptiveLimiter {
     }
   }
 
-  private void decrease(long now, double factor) {
+  private void decrease(long now, double factor, long latency) {
     slowStart = false;
-    double roundTrip = Double.isNaN(baselineNanos) ? 0 : baselineNanos;
+    // Before any success the call that just ended is the only measure of a round trip; without
+    // it, a burst of throttled first calls would halve the limit once per call, down to 1.
+    double roundTrip = Double.isNaN(baselineNanos) ? latency : baselineNanos;
     if (decreased && now - lastDecreaseNanos < roundTrip) {
       return;
     }

@@ -34,6 +34,7 @@ final class AutoEngine extends Engine {
   private final ThreadFactory virtualThreads;
   private final LongAdder refused = new LongAdder();
   private final LongAdder throttled = new LongAdder();
+  private final LongAdder completed = new LongAdder();
 
   AutoEngine(String flow, ProcessingStrategy.Auto config, CpuPool cpu, MeterRegistry registry) {
     this.flow = flow;
@@ -49,6 +50,8 @@ final class AutoEngine extends Engine {
         .tags(tags).description("BLOCKING_IO calls running").register(registry);
     Gauge.builder("sluice.stage.queued", this, e -> e.limiter.waiting())
         .tags(tags).description("BLOCKING_IO calls waiting for a permit").register(registry);
+    FunctionCounter.builder("sluice.stage.completed", completed, LongAdder::sum)
+        .tags(tags).description("BLOCKING_IO calls that ended, whichever way").register(registry);
     FunctionCounter.builder("sluice.stage.rejected", refused, LongAdder::sum)
         .tags(tags).description("Messages refused because the flow was full").register(registry);
     FunctionCounter.builder("sluice.stage.throttled", throttled, LongAdder::sum)
@@ -125,6 +128,7 @@ final class AutoEngine extends Engine {
       throw overload;
     } finally {
       limiter.release(granted, outcome);
+      completed.increment();
     }
   }
 

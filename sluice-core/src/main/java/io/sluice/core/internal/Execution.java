@@ -121,8 +121,11 @@ final class Execution implements StageTask {
       return false;
     }
     if (handling != null) {
-      // The error branch itself failed: that error wins, the original rides along.
-      error.addSuppressed(original);
+      // The error branch itself failed: that error wins, the original rides along (unless the
+      // branch rethrew the original itself, which cannot suppress itself).
+      if (error != original) {
+        error.addSuppressed(original);
+      }
       complete(null, error);
       return false;
     }

@@ -76,8 +76,8 @@ public final class JavaComponentProcessor implements Processor {
   private static Method findMethod(String path, Class<?> type, String name) {
     List<Method> candidates =
         Arrays.stream(type.getMethods())
-            .filter(m -> m.getDeclaringClass() != Object.class)
             .filter(m -> !Modifier.isStatic(m.getModifiers()) && m.getParameterCount() == 1)
+            .filter(JavaComponentProcessor::isOwnMethod)
             .filter(m -> name == null || m.getName().equals(name))
             .toList();
     if (candidates.size() == 1) {
@@ -94,6 +94,17 @@ public final class JavaComponentProcessor implements Processor {
                 + " 'method' (" + candidates.stream().map(Method::toString)
                 .collect(Collectors.joining("; ")) + ")";
     throw new ConfigurationException(ConfigProblem.of(path + ".class", type.getName(), rule));
+  }
+
+  /**
+   * Whether the component's author wrote this method to be called: not the compiler's bridge for
+   * a generic interface, not the JDK's (Function.andThen, Object's), not an equals override.
+   */
+  private static boolean isOwnMethod(Method m) {
+    boolean equalsOverride =
+        m.getName().equals("equals") && m.getParameterTypes()[0] == Object.class;
+    return !m.isBridge() && !m.isSynthetic() && !equalsOverride
+        && !m.getDeclaringClass().getName().startsWith("java.");
   }
 
   private static String classpath(ClassLoader loader) {

@@ -1,0 +1,37 @@
+package io.sluice.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(NoLeakedThreads.class)
+class ReceiverPoolStartsThreadsOnDemandUpToItsMaximumTest {
+
+  @Test
+  void noThreadStartsBeforeTheFirstMessageAndNeverMoreThanMaxThreadsActive() throws Exception {
+    Gate gate = Gate.blocking();
+    Flow flow = Flow.builder("demand")
+        .strategy(new ProcessingStrategy.Synchronous(Profiles.threads(3))).processor(gate).build();
+    try (Application app = Application.builder().flow(flow).build()) {
+      app.start();
+      assertThat(SluiceThreads.alive("sluice-demand-")).isEmpty();
+
+      List<CompletableFuture<Message>> results =
+          IntStream.range(0, 10).mapToObj(i -> app.send("demand", Message.of(i))).toList();
+      await().until(() -> gate.holding() == 3);
+      assertThat(SluiceThreads.alive("sluice-demand-receiver-")).hasSize(3);
+      gate.open();
+      for (CompletableFuture<Message> result : results) {
+        result.get(10, TimeUnit.SECONDS);
+      }
+      assertThat(gate.maxHolding()).isEqualTo(3);
+      assertThat(gate.threads().stream().distinct()).hasSize(3);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package io.sluice.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.RequiredSearch;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+@ExtendWith(NoLeakedThreads.class)
+class StagesAndFlowsPublishTheirMetricsTest {
+
+  private static final List<String> STAGE_METERS = List.of("sluice.stage.active",
+      "sluice.stage.queued", "sluice.stage.limit", "sluice.stage.completed", "sluice.stage.rejected");
+
+  static List<Arguments> stagesByStrategy() {
+    ThreadingProfile p = Profiles.threads(2);
+    return List.of(
+        Arguments.of(new ProcessingStrategy.Synchronous(p), List.of("receiver", "async")),
+        Arguments.of(new ProcessingStrategy.Staged(p, p, p),
+            List.of("receiver", "flow", "dispatcher", "async")),
+        Arguments.of(ProcessingStrategy.defaultStrategy(), List.of("auto")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("stagesByStrategy")
+  void everyStageExposesItsMetersTaggedWithFlowAndStage(
+      ProcessingStrategy strategy, List<String> stages) throws Exception {
+    Flow flow = Flow.builder("metered").strategy(strategy).processor(Gate.blocking()).build();
+    try (Application app = Application.builder().flow(flow).build()) {
+      app.start();
+      MeterRegistry registry = app.meterRegistry();
+      for (String stage : stages) {
+        for (String name : STAGE_METERS) {
+          RequiredSearch search = registry.get(name).tag("flow", "metered").tag("stage", stage);
+          assertThat(search.meters()).as("%s of stage %s", name, stage).hasSize(1);
+        }
+      }
+      assertThat(registry.get("sluice.stage.limit").tag("flow", "metered")
+          .tag("stage", stages.getFirst()).gauge().value()).isEqualTo(
+              strategy instanceof ProcessingStrategy.Auto a ? a.initialLimit() : 2);
+    }
+  }
+
+  @Test
+  void theAutoStageCountsActiveAndCompletedBlockingCalls() throws Exception {
+    Gate gate = Gate.blocking();
+    Flow flow = Flow.builder("metered").processor(gate).build();
+    try (Application app = Application.builder().flow(flow).build()) {
+      app.start();
+      MeterRegistry registry = app.meterRegistry();
+      CompletableFuture<Message> a = app.send("metered", Message.of(1));
+      CompletableFuture<Message> b = app.send("metered", Message.of(2));
+      await().until(() -> stage(registry, "sluice.stage.active").gauge().value() == 2);
+      gate.open();
+      CompletableFuture.allOf(a, b).get(10, TimeUnit.SECONDS);
+      assertThat(stage(registry, "sluice.stage.completed").functionCounter().count()).isEqualTo(2);
+      assertThat(stage(registry, "sluice.stage.active").gauge().value()).isZero();
+    }
+  }
+
+  @Test
+  void flowsCountMessagesByOutcomeAndShowWhatIsInFlight() throws Exception {
+    Gate gate = Gate.blocking();
+    Flow flow = Flow.builder("metered")
+        .strategy(new ProcessingStrategy.Synchronous(Profiles.oneThread(0, ExhaustedAction.REJECT)))
+        .processor(gate)
+        .processor(m -> {
+          if (m.payload().equals("bad")) {
+            throw new IllegalArgumentException("bad");
+          }
+          return m;
+        })
+        .build();
+    try (Application app = Application.builder().flow(flow).build()) {
+      app.start();
+      MeterRegistry registry = app.meterRegistry();
+      CompletableFuture<Message> held = app.send("metered", Message.of("bad"));
+      await().until(() -> gate.holding() == 1);
+      assertThat(registry.get("sluice.flow.inflight").tag("flow", "metered").gauge().value())
+          .isEqualTo(1);
+      app.send("metered", Message.of("refused"));
+      gate.open();
+      held.handle((m, e) -> m).get(10, TimeUnit.SECONDS);
+      app.send("metered", Message.of("good")).get(10, TimeUnit.SECONDS);
+
+      assertThat(outcome(registry, "completed")).isEqualTo(1);
+      assertThat(outcome(registry, "failed")).isEqualTo(1);
+      assertThat(outcome(registry, "refused")).isEqualTo(1);
+      assertThat(registry.get("sluice.flow.inflight").tag("flow", "metered").gauge().value())
+          .isZero();
+    }
+  }
+
+  private static RequiredSearch stage(MeterRegistry registry, String name) {
+    return registry.get(name).tag("flow", "metered").tag("stage", "auto");
+  }
+
+  private static double outcome(MeterRegistry registry, String outcome) {
+    return registry.get("sluice.flow.messages").tag("flow", "metered").tag("outcome", outcome)
+        .counter().count();
+  }
+
+  @SuppressWarnings("unused")
+  private static String describe(List<Meter> meters) {
+    return meters.stream().map(m -> m.getId().toString()).toList().toString();
+  }
+}

@@ -31,7 +31,7 @@ public final class Application implements AutoCloseable {
     this.flows = List.copyOf(b.flows);
     this.shutdownTimeout = b.shutdownTimeout;
     this.meterRegistry = b.meterRegistry;
-    this.vmQueues = new VmQueues(b.vmQueueCapacity);
+    this.vmQueues = new VmQueues(b.vmQueueCapacity, meterRegistry);
     this.runtime = new ApplicationRuntime(flows, b.clock, b.timer, meterRegistry, vmQueues);
   }
 

@@ -124,10 +124,10 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
   void whenExpressionChoosesTheBranch() throws Exception {
     ProcessingStrategy sync = new ProcessingStrategy.Synchronous(Profiles.threads(1));
     Message out = run(sync, new IOException("quota exceeded"),
-        new OnError.Continue(List.of(), Expression.compile("when", "error.message() == 'other'"),
+        new OnError.Continue(List.of(), Expression.compile("when", "error.message == 'other'"),
             List.of(m -> m.withPayload("wrong branch"))),
         new OnError.Continue(List.of(), Expression.compile("when",
-            "error.message().startsWith('quota') && vars.before"), List.of(m -> m.withPayload("quota"))));
+            "error.message.startsWith('quota') && vars.before"), List.of(m -> m.withPayload("quota"))));
     assertThat(out.payload()).isEqualTo("quota");
   }
 

@@ -2,8 +2,12 @@ package io.sluice.core.expression;
 
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
+import io.sluice.core.FlowError;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.commons.jexl3.JexlBuilder;
 import org.apache.commons.jexl3.JexlEngine;
 import org.apache.commons.jexl3.JexlException;
@@ -13,8 +17,10 @@ import org.apache.commons.jexl3.introspection.JexlPermissions;
 
 /**
  * A compiled expression in Apache Commons JEXL, evaluated against a message. It sees {@code
- * payload}, {@code attributes}, {@code vars}, {@code error} (inside an error handler, else null)
- * and {@code message}. For example {@code payload.toUpperCase()} or {@code vars.count > 3}.
+ * payload}, {@code attributes}, {@code vars}, {@code error} (inside an error handler, else null;
+ * with {@code error.message}, {@code error.type}, {@code error.flow}, {@code error.processor} and
+ * {@code error.cause}) and {@code message}. For example {@code payload.toUpperCase()} or {@code
+ * vars.count > 3}.
  *
  * <p>Expressions are compiled once, when the flow is built, so a syntax error is a configuration
  * error, not a runtime surprise. They are thread-safe.
@@ -49,7 +55,7 @@ public final class Expression {
       return new Expression(text, ENGINE.createScript(text));
     } catch (JexlException e) {
       throw new ConfigurationException(
-          ConfigProblem.of(path, text, "does not compile: " + firstLine(e.getMessage())));
+          ConfigProblem.of(path, text, "does not compile: " + reason(e)));
     }
   }
 
@@ -59,12 +65,12 @@ public final class Expression {
     context.set("payload", message.payload());
     context.set("attributes", message.attributes());
     context.set("vars", message.variables());
-    context.set("error", message.error().orElse(null));
+    context.set("error", message.error().map(Expression::errorView).orElse(null));
     context.set("message", message);
     try {
       return script.execute(context);
     } catch (JexlException e) {
-      throw new ExpressionException(text, firstLine(e.getMessage()), e);
+      throw new ExpressionException(text, reason(e), e);
     }
   }
 
@@ -86,6 +92,29 @@ public final class Expression {
   @Override
   public String toString() {
     return text;
+  }
+
+  /** The error as JEXL sees it: a map, since JEXL reads no record components as properties. */
+  private static Map<String, Object> errorView(FlowError error) {
+    return Map.of(
+        "message", error.message(),
+        "type", error.type(),
+        "flow", error.flow(),
+        "processor", error.processor(),
+        "cause", error.cause());
+  }
+
+  /**
+   * JEXL's message without its internal prefix ({@code Expression.compile:49@1:8 parsing error in
+   * '.'} becomes {@code parsing error in '.' at line 1, column 8}).
+   */
+  private static String reason(JexlException e) {
+    String text = firstLine(e.getMessage());
+    Matcher prefix =
+        Pattern.compile("^\\S*?@(\\d+):(\\d+)(?::\\d+:\\d+)? (.*)$").matcher(text);
+    return prefix.matches()
+        ? prefix.group(3) + " at line " + prefix.group(1) + ", column " + prefix.group(2)
+        : text;
   }
 
   private static String firstLine(String text) {

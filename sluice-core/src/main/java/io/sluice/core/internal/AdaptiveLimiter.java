@@ -29,6 +29,9 @@ final class AdaptiveLimiter {
     IGNORED
   }
 
+  /** What {@link #acquire} returns when no permit came in time (nanoTime may be negative). */
+  static final long TIMED_OUT = Long.MIN_VALUE;
+
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition released = lock.newCondition();
   private final int minLimit;
@@ -56,7 +59,7 @@ final class AdaptiveLimiter {
     this.limit = initialLimit;
   }
 
-  /** Waits for a permit; returns the nanoTime it was granted at, or -1 on timeout. */
+  /** Waits for a permit; returns the nanoTime it was granted at, or {@link #TIMED_OUT}. */
   long acquire(long timeout, TimeUnit unit) throws InterruptedException {
     long remaining = unit.toNanos(timeout);
     lock.lock();
@@ -65,7 +68,7 @@ final class AdaptiveLimiter {
       try {
         while (inFlight >= limit) {
           if (remaining <= 0) {
-            return -1;
+            return TIMED_OUT;
           }
           remaining = released.awaitNanos(remaining);
         }

@@ -2,6 +2,7 @@ package io.sluice.core.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.Flow;
+import io.sluice.core.FlowBusyException;
 import io.sluice.core.FlowStartException;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
@@ -25,6 +26,7 @@ public final class ApplicationRuntime {
   private final Map<String, FlowRuntime> flows = new LinkedHashMap<>();
   private final Services services;
   private final SystemTimerService ownTimer;
+  private volatile boolean stopping;
 
   /** A runtime for these flows; {@code timer} null means the system timer. */
   public ApplicationRuntime(
@@ -32,7 +34,7 @@ public final class ApplicationRuntime {
     this.ownTimer = timer == null ? new SystemTimerService(clock) : null;
     this.services =
         new Services(clock, timer == null ? ownTimer : timer, registry, vmQueues,
-            new CpuPool(Runtime.getRuntime().availableProcessors()));
+            new CpuPool(Runtime.getRuntime().availableProcessors(), registry));
     for (Flow flow : flows) {
       this.flows.put(flow.name(), new FlowRuntime(flow, services));
     }
@@ -63,17 +65,16 @@ public final class ApplicationRuntime {
    */
   public boolean stop(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    flows.values().forEach(FlowRuntime::stopSource);
+    stopping = true;
     boolean drained = true;
     try {
-      for (FlowRuntime flow : flows.values()) {
-        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-        if (!flow.awaitIdle(left)) {
-          drained = false;
-          LOG.warn("Flow '{}' still held {} message(s) after the shutdown timeout of {}; "
-              + "they are abandoned and their sources will deliver them again",
-              flow.name(), flow.inFlightCount(), timeout);
-        }
+      // First the sources fed from outside; the flows drain while the sources fed by other
+      // flows (VM listeners) still answer the requests those flows make. Then those.
+      for (boolean fedByOtherFlows : new boolean[] {false, true}) {
+        flows.values().stream()
+            .filter(flow -> flow.fedByOtherFlows() == fedByOtherFlows)
+            .forEach(FlowRuntime::stopSource);
+        drained = awaitIdle(deadline, fedByOtherFlows, timeout);
       }
       for (FlowRuntime flow : flows.values()) {
         flow.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
@@ -87,11 +88,33 @@ public final class ApplicationRuntime {
     return drained;
   }
 
+  /** Waits for every flow to be idle by the deadline; warns of what is left when told to. */
+  private boolean awaitIdle(long deadline, boolean warn, Duration timeout)
+      throws InterruptedException {
+    boolean idle = true;
+    for (FlowRuntime flow : flows.values()) {
+      Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+      if (!flow.awaitIdle(left)) {
+        idle = false;
+        if (warn) {
+          LOG.warn("Flow '{}' still held {} message(s) after the shutdown timeout of {}; "
+              + "they are abandoned and their sources will deliver them again",
+              flow.name(), flow.inFlightCount(), timeout);
+        }
+      }
+    }
+    return idle;
+  }
+
   /** Hands a message to a flow directly, as its source would. */
   public CompletableFuture<Message> send(String flow, Message message) {
     FlowRuntime runtime = flows.get(flow);
     if (runtime == null) {
       throw new SluiceException("No flow named '" + flow + "'; the flows are " + flows.keySet());
+    }
+    if (stopping) {
+      return CompletableFuture.failedFuture(
+          new FlowBusyException(flow, "receiver", "the application is stopping"));
     }
     return runtime.submit(message);
   }

@@ -113,7 +113,7 @@ final class AutoEngine extends Engine {
       return super.invoke(processor, message);
     }
     long granted = limiter.acquire(config.waitTimeout().toNanos(), TimeUnit.NANOSECONDS);
-    if (granted < 0) {
+    if (granted == AdaptiveLimiter.TIMED_OUT) {
       throw new FlowBusyException(flow, "auto",
           "no BLOCKING_IO permit within " + config.waitTimeout() + ", limit " + limiter.limit());
     }

@@ -1,5 +1,9 @@
 package io.sluice.core.internal;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +17,7 @@ final class CpuPool {
 
   private final ThreadPoolExecutor pool;
 
-  CpuPool(int threads) {
+  CpuPool(int threads, MeterRegistry registry) {
     AtomicInteger counter = new AtomicInteger();
     this.pool =
         new ThreadPoolExecutor(
@@ -28,6 +32,15 @@ final class CpuPool {
               return thread;
             });
     pool.allowCoreThreadTimeOut(true);
+    Tags tags = Tags.of("pool", "cpu");
+    Gauge.builder("sluice.pool.active", pool, ThreadPoolExecutor::getActiveCount).tags(tags)
+        .description("Threads of the shared CPU pool busy").register(registry);
+    Gauge.builder("sluice.pool.queued", pool, p -> p.getQueue().size()).tags(tags)
+        .description("CPU_INTENSIVE work waiting for the shared CPU pool").register(registry);
+    Gauge.builder("sluice.pool.limit", pool, ThreadPoolExecutor::getMaximumPoolSize).tags(tags)
+        .description("Threads of the shared CPU pool at most (the cores)").register(registry);
+    FunctionCounter.builder("sluice.pool.completed", pool, ThreadPoolExecutor::getCompletedTaskCount)
+        .tags(tags).description("CPU_INTENSIVE tasks the shared pool finished").register(registry);
   }
 
   void execute(Runnable task) {

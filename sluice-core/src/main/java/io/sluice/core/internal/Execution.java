@@ -96,8 +96,17 @@ final class Execution implements StageTask {
       Processor processor = chain.get(index);
       if (placed) {
         placed = false;
-      } else if (engine.handOver(this, processor)) {
-        return;
+      } else {
+        try {
+          if (engine.handOver(this, processor)) {
+            return;
+          }
+        } catch (RuntimeException handOverFailed) {
+          // The thread it was meant for is gone (a pool shut down under it): end the message
+          // with the error rather than leave it hanging.
+          complete(null, handOverFailed);
+          return;
+        }
       }
       try {
         message = engine.invoke(processor, message);

@@ -93,6 +93,11 @@ final class FlowRuntime implements SourceContext {
     }
   }
 
+  /** Whether the flow's source is fed by other flows of the application (VM queues). */
+  boolean fedByOtherFlows() {
+    return flow.source() != null && flow.source().fedByOtherFlows();
+  }
+
   /** Stops the source: no new messages from it. Others already in flight go on. */
   void stopSource() {
     if (flow.source() != null) {

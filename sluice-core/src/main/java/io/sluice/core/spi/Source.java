@@ -18,6 +18,15 @@ public interface Source {
    */
   void stop();
 
+  /**
+   * Whether this source takes messages that other flows of the same application send (a VM queue
+   * listener). On a graceful stop such sources stop last, after the flows that feed them drained,
+   * so a request in flight still finds its listener.
+   */
+  default boolean fedByOtherFlows() {
+    return false;
+  }
+
   /** A short name for logs and metrics. */
   default String name() {
     String simple = getClass().getSimpleName();

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -60,7 +61,7 @@ public final class VmListenerSource implements Source {
         queue.drainTo(batch, BATCH - 1);
         int handed = 0;
         while (handed < batch.size() && running) {
-          if (!hand(batch.get(handed), context)) {
+          if (!hand(batch.get(handed), queue, context)) {
             break;
           }
           handed++;
@@ -80,7 +81,7 @@ public final class VmListenerSource implements Source {
   }
 
   /** Hands one entry over; false when the flow refused it and it must go back. */
-  private boolean hand(VmQueue.Entry entry, SourceContext context) {
+  private boolean hand(VmQueue.Entry entry, VmQueue queue, SourceContext context) {
     CompletableFuture<Message> result = context.submit(entry.message());
     if (result.isCompletedExceptionally() && entry.reply() == null) {
       Throwable cause = result.exceptionNow();
@@ -97,7 +98,35 @@ public final class VmListenerSource implements Source {
               entry.reply().complete(reply);
             }
           });
+    } else {
+      // A stage inside the flow (staged: flow or dispatcher) may refuse after submit returned;
+      // the entry goes back so it is delivered again (at least once), never dropped.
+      result.whenComplete(
+          (ignored, error) -> {
+            if (unwrap(error) instanceof FlowBusyException) {
+              putBackLater(queue, entry);
+            }
+          });
     }
+    return true;
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException c && c.getCause() != null
+        ? c.getCause()
+        : error;
+  }
+
+  private static void putBackLater(VmQueue queue, VmQueue.Entry entry) {
+    try {
+      queue.putBack(entry);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public boolean fedByOtherFlows() {
     return true;
   }
 

@@ -1,5 +1,7 @@
 package io.sluice.core.vm;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -10,15 +12,26 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class VmQueues {
 
   private final int capacity;
+  private final MeterRegistry registry;
   private final Map<String, VmQueue> queues = new ConcurrentHashMap<>();
 
-  /** Queues of this capacity each. */
-  public VmQueues(int capacity) {
+  /** Queues of this capacity each, whose depth is published to {@code registry}. */
+  public VmQueues(int capacity, MeterRegistry registry) {
     this.capacity = capacity;
+    this.registry = registry;
   }
 
   /** The queue with this name, created empty if it did not exist. */
   public VmQueue queue(String name) {
-    return queues.computeIfAbsent(name, n -> new VmQueue(n, capacity));
+    return queues.computeIfAbsent(name, this::create);
+  }
+
+  private VmQueue create(String name) {
+    VmQueue queue = new VmQueue(name, capacity);
+    Gauge.builder("sluice.vm.queued", queue, VmQueue::size).tag("queue", name)
+        .description("Entries waiting in the VM queue").register(registry);
+    Gauge.builder("sluice.vm.capacity", queue, VmQueue::capacity).tag("queue", name)
+        .description("The most entries the VM queue holds").register(registry);
+    return queue;
   }
 }

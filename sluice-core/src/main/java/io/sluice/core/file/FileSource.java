@@ -1,28 +1,313 @@
 package io.sluice.core.file;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.FlowBusyException;
+import io.sluice.core.FlowStartException;
+import io.sluice.core.Message;
 import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
+import io.sluice.core.spi.TimerService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * STUB, being written: polls a directory and hands each matching file to the flow (payload: the
- * file's bytes; attributes: fileName, path, size, lastModified). A file is deleted or moved only
- * after its flow finished it successfully; one that failed or was refused stays for the next
- * poll, so nothing is lost.
+ * A source that polls a directory and hands each matching file to its flow: the payload is the
+ * file's bytes, the attributes are {@code fileName}, {@code path} (absolute), {@code size} and
+ * {@code lastModified} (an {@link Instant}).
+ *
+ * <p>Nothing accepted is lost: a file is deleted or moved only after its flow finished it
+ * successfully. A file whose flow failed, or that the flow refused because it was full, stays
+ * where it is and is read again at a later poll (so delivery is at least once).
+ *
+ * <p>Each poll lists the regular files whose name matches the glob, skipping hidden files (names
+ * starting with {@code .}, which is how {@link FileWriteProcessor} names its temporary files),
+ * files already in the flow, and files modified less than {@code minAge} ago by the flow's clock
+ * ({@code minAge} zero skips the check). Files are handed over oldest first, files that failed
+ * before going last so a file that keeps failing cannot starve the others, and never more than
+ * {@code maxConcurrentFiles} at once. The next poll is scheduled on the flow's timer when one ends.
+ *
+ * <p>Metrics, tagged {@code flow}: {@code sluice.file.read} (files read and handed to the flow,
+ * each attempt), {@code sluice.file.failed} (attempts that ended in an error: the flow's, or one
+ * reading, deleting or moving the file) and {@code sluice.file.refused} (attempts the flow
+ * refused because it was full).
  */
 public final class FileSource implements Source {
 
+  private static final Logger LOG = LoggerFactory.getLogger(FileSource.class);
+
   private final FileSourceConfig config;
+  private final Path directory;
+  private final Path moveTo;
+  private final PathMatcher matcher;
+  private final Set<Path> inFlight = ConcurrentHashMap.newKeySet();
+  private final Set<Path> failedBefore = ConcurrentHashMap.newKeySet();
+  private final Object schedule = new Object();
+  private SourceContext context;
+  private Counter read;
+  private Counter failed;
+  private Counter refused;
+  private boolean atomicMove;
+  private boolean running;
+  private TimerService.Cancellable nextPoll;
 
   /** A source polling as {@code config} says. */
   public FileSource(FileSourceConfig config) {
     this.config = config;
+    this.directory = config.directory().toAbsolutePath().normalize();
+    this.moveTo = config.moveTo() == null ? null : config.moveTo().toAbsolutePath().normalize();
+    this.matcher = FileSystems.getDefault().getPathMatcher("glob:" + config.pattern());
+  }
+
+  /**
+   * Checks the directory (it must exist), creates {@code moveTo} when MOVE needs it, and schedules
+   * the first poll at once on the flow's timer.
+   *
+   * @throws FlowStartException naming the directory when it is missing or not a directory, or
+   *     when {@code moveTo} cannot be created
+   */
+  @Override
+  public void start(SourceContext flowContext) {
+    if (!Files.isDirectory(directory)) {
+      String problem = Files.exists(directory) ? "is not a directory" : "does not exist";
+      throw new FlowStartException(flowContext.flowName(), "Input directory '" + directory + "' "
+          + problem + "; create it or fix the file source's 'directory'");
+    }
+    if (config.afterRead() == AfterRead.MOVE) {
+      try {
+        Files.createDirectories(moveTo);
+        atomicMove = Files.getFileStore(directory).equals(Files.getFileStore(moveTo));
+      } catch (IOException e) {
+        throw new FlowStartException(flowContext.flowName(), "Cannot create the moveTo directory '"
+            + moveTo + "' (" + e + "); create it or fix the file source's 'moveTo'");
+      }
+    }
+    this.context = flowContext;
+    MeterRegistry registry = flowContext.meterRegistry();
+    this.read = counter(registry, "sluice.file.read", "Files read and handed to the flow");
+    this.failed = counter(registry, "sluice.file.failed",
+        "File attempts that ended in an error: the flow's, or reading, deleting or moving it");
+    this.refused = counter(registry, "sluice.file.refused",
+        "File attempts the flow refused because it was full; the file stays for a later poll");
+    LOG.info("File source of flow '{}' polls '{}' for '{}' every {}, minAge {}, at most {} at "
+            + "once, then {}", flowContext.flowName(), directory, config.pattern(),
+        config.pollingFrequency(), config.minAge(), config.maxConcurrentFiles(), afterReadText());
+    synchronized (schedule) {
+      running = true;
+      nextPoll = flowContext.timer().schedule(Duration.ZERO, this::pollAndReschedule);
+    }
+  }
+
+  /** Cancels the next poll; files already in the flow are still deleted or moved when done. */
+  @Override
+  public void stop() {
+    synchronized (schedule) {
+      running = false;
+      if (nextPoll != null) {
+        nextPoll.cancel();
+        nextPoll = null;
+      }
+    }
   }
 
   @Override
-  public void start(SourceContext context) {
-    throw new UnsupportedOperationException("file source not written yet: " + config);
+  public String name() {
+    return "file(" + directory + ")";
   }
 
-  @Override
-  public void stop() {}
+  private String afterReadText() {
+    if (config.afterRead() == AfterRead.DELETE) {
+      return "delete";
+    }
+    return "move to '" + moveTo + "' ("
+        + (atomicMove ? "atomic" : "copy and delete: moveTo is on another file system") + ")";
+  }
+
+  private Counter counter(MeterRegistry registry, String name, String description) {
+    return Counter.builder(name).tag("flow", context.flowName()).description(description)
+        .register(registry);
+  }
+
+  private void pollAndReschedule() {
+    try {
+      poll();
+    } catch (RuntimeException e) {
+      // A poll must never kill the polling: log it and try again next time.
+      LOG.warn("Polling '{}' for flow '{}' failed; trying again in {}", directory,
+          context.flowName(), config.pollingFrequency(), e);
+    } finally {
+      synchronized (schedule) {
+        if (running) {
+          nextPoll = context.timer().schedule(config.pollingFrequency(), this::pollAndReschedule);
+        }
+      }
+    }
+  }
+
+  /** One poll: lists what is ready and hands over as much as the limit allows. */
+  private void poll() {
+    if (!isRunning()) {
+      return;
+    }
+    List<Candidate> candidates = list();
+    failedBefore.retainAll(candidates.stream().map(Candidate::path).collect(Collectors.toSet()));
+    for (Candidate candidate : candidates) {
+      if (!isRunning() || inFlight.size() >= config.maxConcurrentFiles()) {
+        return;
+      }
+      if (inFlight.add(candidate.path())) {
+        handOver(candidate);
+      }
+    }
+  }
+
+  private boolean isRunning() {
+    synchronized (schedule) {
+      return running;
+    }
+  }
+
+  private record Candidate(Path path, BasicFileAttributes attributes, boolean failedBefore) {}
+
+  private List<Candidate> list() {
+    Instant youngest = context.clock().instant().minus(config.minAge());
+    boolean checkAge = !config.minAge().isZero();
+    List<Candidate> found = new ArrayList<>();
+    DirectoryStream.Filter<Path> filter = path -> {
+      Path name = path.getFileName();
+      return !name.toString().startsWith(".") && matcher.matches(name);
+    };
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, filter)) {
+      for (Path path : files) {
+        BasicFileAttributes attributes;
+        try {
+          attributes = Files.readAttributes(path, BasicFileAttributes.class,
+              LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException gone) {
+          continue;
+        }
+        if (!attributes.isRegularFile() || inFlight.contains(path)) {
+          continue;
+        }
+        if (checkAge && attributes.lastModifiedTime().toInstant().isAfter(youngest)) {
+          continue;
+        }
+        found.add(new Candidate(path, attributes, failedBefore.contains(path)));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list '" + directory + "'", e);
+    }
+    found.sort(Comparator.comparing(Candidate::failedBefore)
+        .thenComparing(c -> c.attributes().lastModifiedTime())
+        .thenComparing(Candidate::path));
+    return found;
+  }
+
+  private void handOver(Candidate candidate) {
+    Path path = candidate.path();
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(path);
+    } catch (NoSuchFileException gone) {
+      inFlight.remove(path);
+      return;
+    } catch (IOException | RuntimeException e) {
+      failed.increment();
+      failedBefore.add(path);
+      inFlight.remove(path);
+      LOG.warn("Cannot read '{}' for flow '{}'; it stays and is tried again at a later poll: {}",
+          path, context.flowName(), e.toString());
+      return;
+    }
+    Map<String, Object> attributes = Map.of(
+        "fileName", path.getFileName().toString(),
+        "path", path.toString(),
+        "size", (long) bytes.length,
+        "lastModified", candidate.attributes().lastModifiedTime().toInstant());
+    read.increment();
+    CompletableFuture<Message> result;
+    try {
+      result = context.submit(Message.of(bytes, attributes));
+    } catch (RuntimeException e) {
+      result = CompletableFuture.failedFuture(e);
+    }
+    result.whenComplete((done, error) -> finished(path, error));
+  }
+
+  /** Runs when the flow is done with a file, on whichever thread finished it. */
+  private void finished(Path path, Throwable error) {
+    try {
+      Throwable cause = error instanceof CompletionException && error.getCause() != null
+          ? error.getCause() : error;
+      if (cause == null) {
+        remove(path);
+        failedBefore.remove(path);
+      } else if (cause instanceof FlowBusyException busy) {
+        refused.increment();
+        LOG.debug("Flow '{}' refused '{}'; it stays for a later poll: {}", context.flowName(),
+            path, busy.getMessage());
+      } else {
+        failed.increment();
+        failedBefore.add(path);
+        LOG.warn("Flow '{}' failed on '{}'; the file stays and is read again at a later poll: {}",
+            context.flowName(), path, cause.toString());
+      }
+    } finally {
+      inFlight.remove(path);
+    }
+  }
+
+  private void remove(Path path) {
+    try {
+      if (config.afterRead() == AfterRead.DELETE) {
+        Files.delete(path);
+      } else {
+        move(path);
+      }
+    } catch (IOException | RuntimeException e) {
+      failed.increment();
+      LOG.warn("Flow '{}' finished '{}' but the file could not be {}; it will be read again at a "
+          + "later poll: {}", context.flowName(), path,
+          config.afterRead() == AfterRead.DELETE ? "deleted" : "moved to '" + moveTo + "'",
+          e.toString());
+    }
+  }
+
+  private void move(Path path) throws IOException {
+    Path target = moveTo.resolve(path.getFileName());
+    if (atomicMove) {
+      try {
+        Files.move(path, target, StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
+        return;
+      } catch (AtomicMoveNotSupportedException e) {
+        // Same file store yet no atomic rename (some network file systems): copy and delete.
+        LOG.debug("Atomic move of '{}' is not supported: {}", path, e.toString());
+      }
+    }
+    Files.move(path, target, StandardCopyOption.REPLACE_EXISTING);
+  }
 }

@@ -1,8 +1,5 @@
 package io.sluice.config;
 
-import com.cronutils.model.CronType;
-import com.cronutils.model.definition.CronDefinitionBuilder;
-import com.cronutils.parser.CronParser;
 import io.sluice.core.ExhaustedAction;
 import io.sluice.core.Flow;
 import io.sluice.core.OnError;
@@ -19,14 +16,13 @@ import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
 /** Maps one entry of {@code flows}: its strategy, source, processors, sinks and error handler. */
 final class FlowMapper {
 
-  private static final CronParser QUARTZ =
-      new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ));
 
   private final ProcessorMapper processorMapper;
   private final ProblemCollector problems;
@@ -165,15 +161,11 @@ final class FlowMapper {
     String cronPath = s.get("cron").path();
     String cron = s.text("cron", null);
     ZoneId zone = zone(s);
-    try {
-      QUARTZ.parse(cron).validate();
-    } catch (IllegalArgumentException e) {
-      problems.add(cronPath, cron, "is not a valid Quartz cron expression (seconds minutes hours"
-          + " day-of-month month day-of-week [year], e.g. 0 */5 * * * ?): " + e.getMessage());
-      return null;
-    }
-    return zone == null ? null
-        : problems.attempt("", () -> SchedulerSource.cron(cronPath, cron, zone));
+    // The scheduler validates its own cron; with a bad zone (already reported) it still checks
+    // the expression, against UTC, so both problems are reported at once.
+    Source source = problems.attempt("",
+        () -> SchedulerSource.cron(cronPath, cron, zone == null ? ZoneOffset.UTC : zone));
+    return zone == null ? null : source;
   }
 
   private ZoneId zone(ConfigNode s) {

@@ -112,11 +112,10 @@ final class AutoEngine extends Engine {
     if (processor.processingType() != ProcessingType.BLOCKING_IO) {
       return super.invoke(processor, message);
     }
-    long granted = limiter.acquire(config.waitTimeout().toNanos(), TimeUnit.NANOSECONDS);
-    if (granted == AdaptiveLimiter.TIMED_OUT) {
-      throw new FlowBusyException(flow, "auto",
-          "no BLOCKING_IO permit within " + config.waitTimeout() + ", limit " + limiter.limit());
-    }
+    // The message was admitted: it waits for its turn however long that takes (admission,
+    // maxInFlight, bounds how many wait). Failing it here would run it through the flow's error
+    // handler as if a processor had failed, and a catch-all branch would swallow it.
+    long granted = limiter.acquire(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
     AdaptiveLimiter.Outcome outcome = AdaptiveLimiter.Outcome.IGNORED;
     try {
       Message result = super.invoke(processor, message);

@@ -176,11 +176,16 @@ final class Execution implements StageTask {
   }
 
   private void complete(Message value, Throwable error) {
-    flow.finished(this, error);
-    if (error == null) {
-      result.complete(value);
-    } else {
-      result.completeExceptionally(error);
+    // The future first: the source's completion work (moving a file, acknowledging an entry)
+    // runs before the message stops counting as in flight, so a graceful stop waits for it.
+    try {
+      if (error == null) {
+        result.complete(value);
+      } else {
+        result.completeExceptionally(error);
+      }
+    } finally {
+      flow.finished(this, error);
     }
   }
 }

@@ -32,7 +32,7 @@ import picocli.CommandLine.Model.CommandSpec;
     })
 final class DemoCommand implements Callable<Integer> {
 
-  @Option(names = "--files", defaultValue = "500", description = "Order files to generate (default ${DEFAULT-VALUE}).")
+  @Option(names = "--files", defaultValue = "2000", description = "Order files to generate (default ${DEFAULT-VALUE}).")
   int files;
 
   @Option(names = "--keep", description = "Keep the work directory instead of deleting it.")

@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +67,9 @@ public final class FileSource implements Source {
   private final Set<Path> inFlight = ConcurrentHashMap.newKeySet();
   private final Set<Path> failedBefore = ConcurrentHashMap.newKeySet();
   private final Object schedule = new Object();
+  private final Object polling = new Object();
+  private final AtomicBoolean refillPending = new AtomicBoolean();
+  private volatile boolean backlog;
   private SourceContext context;
   private Counter read;
   private Counter failed;
@@ -167,20 +171,46 @@ public final class FileSource implements Source {
     }
   }
 
-  /** One poll: lists what is ready and hands over as much as the limit allows. */
+  /**
+   * One poll: lists what is ready and hands over as much as the limit allows. When the limit left
+   * files behind, it notes a backlog, and each file finished then triggers a poll at once instead
+   * of waiting for the next period: the directory drains as fast as the flow can take it.
+   */
   private void poll() {
-    if (!isRunning()) {
-      return;
-    }
-    List<Candidate> candidates = list();
-    failedBefore.retainAll(candidates.stream().map(Candidate::path).collect(Collectors.toSet()));
-    for (Candidate candidate : candidates) {
-      if (!isRunning() || inFlight.size() >= config.maxConcurrentFiles()) {
+    synchronized (polling) {
+      if (!isRunning()) {
         return;
       }
-      if (inFlight.add(candidate.path())) {
-        handOver(candidate);
+      List<Candidate> candidates = list();
+      failedBefore.retainAll(candidates.stream().map(Candidate::path).collect(Collectors.toSet()));
+      for (Candidate candidate : candidates) {
+        if (!isRunning()) {
+          return;
+        }
+        if (inFlight.size() >= config.maxConcurrentFiles()) {
+          backlog = true;
+          return;
+        }
+        if (inFlight.add(candidate.path())) {
+          handOver(candidate);
+        }
       }
+      backlog = false;
+    }
+  }
+
+  /** Polls again at once when files wait and one just left the flow successfully. */
+  private void refill() {
+    if (backlog && isRunning() && refillPending.compareAndSet(false, true)) {
+      context.timer().schedule(Duration.ZERO, () -> {
+        refillPending.set(false);
+        try {
+          poll();
+        } catch (RuntimeException e) {
+          LOG.warn("Polling '{}' for flow '{}' failed; trying again at the next poll", directory,
+              context.flowName(), e);
+        }
+      });
     }
   }
 
@@ -265,6 +295,8 @@ public final class FileSource implements Source {
       if (cause == null) {
         remove(path);
         failedBefore.remove(path);
+        inFlight.remove(path);
+        refill();
       } else if (cause instanceof FlowBusyException busy) {
         refused.increment();
         LOG.debug("Flow '{}' refused '{}'; it stays for a later poll: {}", context.flowName(),

@@ -227,6 +227,31 @@ class FileSourceTest {
   }
 
   @Test
+  void aBacklogIsPolledAgainAsSoonAsAFileLeavesTheFlowNotAtTheNextPeriod() throws IOException {
+    Instant hourAgo = flow.manualClock().instant().minus(Duration.ofHours(1));
+    for (int i = 0; i < 5; i++) {
+      file("f" + i + ".txt", "x", hourAgo.plusSeconds(i));
+    }
+    start(config().maxConcurrentFiles(2).build());
+
+    flow.submissions().get(0).succeed();
+    flow.manualTimer().runDue(); // the clock has not moved: only an immediate poll can run
+
+    assertThat(fileNames()).containsExactly("f0.txt", "f1.txt", "f2.txt");
+  }
+
+  @Test
+  void withoutABacklogAFinishedFileTriggersNoExtraPoll() throws IOException {
+    file("only.txt", "x");
+    start(config().maxConcurrentFiles(2).build());
+    int pending = flow.manualTimer().pending().size();
+
+    flow.last().succeed();
+
+    assertThat(flow.manualTimer().pending()).hasSize(pending);
+  }
+
+  @Test
   void fileThatKeepsFailingDoesNotStarveTheOthers() throws IOException {
     Instant hourAgo = flow.manualClock().instant().minus(Duration.ofHours(1));
     file("poison.txt", "x", hourAgo);

@@ -4,8 +4,11 @@ import io.sluice.core.Message;
 import io.sluice.core.spi.Source;
 import io.sluice.core.vm.VmListenerSource;
 import io.sluice.core.vm.VmQueue;
+import org.junit.jupiter.api.Assertions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
@@ -56,5 +59,43 @@ class VmListenerSourceContractTest extends SourceContractTest {
       + "a submit() blocks (WAIT backpressure: up to waitTimeout, 30 s by default)")
   public void stopReturnsPromptlyWhileTheSourceIsBlockedInSubmit() throws Exception {
     super.stopReturnsPromptlyWhileTheSourceIsBlockedInSubmit();
+  }
+
+  /**
+   * Not a contract case: a refusal while publishers have filled the queue again. The listener puts
+   * the refused entry back with a blocking {@code putFirst}, so its consumer blocks until someone
+   * takes from the queue, and {@code stop()} (which joins it) blocks as long.
+   */
+  @Test
+  @Disabled("core bug: VmListenerSource puts a refused entry back with a blocking putFirst; when "
+      + "publishers refilled the queue its consumer blocks, and stop() joins it for as long")
+  public void aRefusalWhileTheQueueIsFullAgainDoesNotBlockStop() throws Exception {
+    VmQueue queue = context.vmQueues().queue(QUEUE);
+    AtomicBoolean first = new AtomicBoolean(true);
+    context.onSubmit(submission -> {
+      if (first.getAndSet(false)) {
+        fill(queue);
+        submission.refuse();
+      }
+    });
+    Predicate<Message> given = provoke(nextContent());
+    awaitNextSubmission(given);
+    try {
+      Assertions.assertTimeoutPreemptively(patience(), source::stop,
+          "stop() blocked: the consumer waits for room to put the refused entry back");
+    } finally {
+      queue.drainTo(new ArrayList<>(), Integer.MAX_VALUE);
+    }
+  }
+
+  private static void fill(VmQueue queue) {
+    try {
+      int n = 0;
+      while (queue.offer(new VmQueue.Entry(Message.of("filler-" + n++), null), Duration.ZERO)) {
+        // Publishers keep the queue full while the flow refuses.
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -61,6 +61,7 @@ public abstract class ProcessorContractTest {
     return new RecordingSourceContext();
   }
 
+  /** A started processor returns a message, never null. */
   @Test
   public void aProcessorReturnsANonNullMessage() throws Exception {
     Processor processor = started();
@@ -71,6 +72,10 @@ public abstract class ProcessorContractTest {
     }
   }
 
+  /**
+   * One instance called from {@link #THREADS} threads at once gives each message the outcome a
+   * single thread gives it.
+   */
   @Test
   public void oneInstanceServesSixteenThreadsAtOnceWithTheResultsOfOneThread() throws Exception {
     Processor processor = started();
@@ -89,6 +94,7 @@ public abstract class ProcessorContractTest {
     }
   }
 
+  /** One start, messages, one stop: the lifecycle a flow gives every processor. */
   @Test
   public void startAndStopMayBeCalledOnceEachAroundUse() throws Exception {
     Processor processor = newProcessor(workDir);
@@ -100,6 +106,7 @@ public abstract class ProcessorContractTest {
     assertThat(result).isNotNull();
   }
 
+  /** A flow that stops before any message arrived starts and stops its processors all the same. */
   @Test
   public void aProcessorStartedAndStoppedWithoutMessagesIsFine() throws Exception {
     Processor processor = newProcessor(workDir);
@@ -110,11 +117,13 @@ public abstract class ProcessorContractTest {
     assertThat(processor.name()).isNotBlank();
   }
 
+  /** Every processor says what it spends its time on, even before it starts. */
   @Test
   public void processingTypeIsNotNull() throws Exception {
     assertThat(newProcessor(workDir).processingType()).isNotNull();
   }
 
+  /** Every processor has a name for logs, metrics and errors, even before it starts. */
   @Test
   public void nameIsNotBlank() throws Exception {
     assertThat(newProcessor(workDir).name()).isNotBlank();

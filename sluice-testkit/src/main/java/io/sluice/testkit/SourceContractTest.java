@@ -114,6 +114,7 @@ public abstract class SourceContractTest {
     }
   }
 
+  /** What the source is given becomes one submission. */
   @Test
   public void aStartedSourceSubmitsWhatItIsGiven() throws Exception {
     Predicate<Message> given = provoke(nextContent());
@@ -124,6 +125,10 @@ public abstract class SourceContractTest {
     assertThat(context.submissions()).filteredOn(s -> given.test(s.message())).hasSize(1);
   }
 
+  /**
+   * stop() returns within {@link #patience()}, and what the source is given afterwards is never
+   * submitted.
+   */
   @Test
   public void stopReturnsPromptlyAndNothingIsSubmittedAfterItReturns() throws Exception {
     awaitNextSubmission(provoke(nextContent())).succeed();
@@ -135,6 +140,7 @@ public abstract class SourceContractTest {
     assertNothingMoreSubmittedThan(submitted);
   }
 
+  /** stop() does not wait for the flow to finish a message, and leaves its future alone. */
   @Test
   public void stopReturnsPromptlyWhileAMessageIsStillInTheFlow() throws Exception {
     Submission open = awaitNextSubmission(provoke(nextContent()));
@@ -144,6 +150,7 @@ public abstract class SourceContractTest {
     assertThat(open.isDone()).as("the flow's future, untouched by stop()").isFalse();
   }
 
+  /** stop() returns while a submit() of the source blocks, as one does under WAIT backpressure. */
   @Test
   public void stopReturnsPromptlyWhileTheSourceIsBlockedInSubmit() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
@@ -181,6 +188,7 @@ public abstract class SourceContractTest {
     assertThat(context.submissions()).anyMatch(s -> given.test(s.message()));
   }
 
+  /** A message the flow failed on is submitted again later, when the source promises it. */
   @Test
   public void aMessageWhoseFutureFailedIsDeliveredAgainLater() throws Exception {
     assumeThat(redeliversFailedMessages()).as("the source promises redelivery").isTrue();
@@ -191,6 +199,10 @@ public abstract class SourceContractTest {
     assertThat(awaitNextSubmission(given).message()).isNotNull();
   }
 
+  /**
+   * A message refused after submit() returned (a stage inside the flow was full) is submitted
+   * again.
+   */
   @Test
   public void aMessageRefusedAfterSubmitReturnedIsNotLost() throws Exception {
     assumeThat(keepsRefusedMessages()).as("the source keeps refused messages").isTrue();
@@ -201,6 +213,9 @@ public abstract class SourceContractTest {
     assertThat(awaitNextSubmission(given).message()).isNotNull();
   }
 
+  /**
+   * A message whose future is already refused when submit() returns (REJECT) is submitted again.
+   */
   @Test
   public void aMessageRefusedAtOnceIsNotLost() throws Exception {
     assumeThat(keepsRefusedMessages()).as("the source keeps refused messages").isTrue();
@@ -219,6 +234,7 @@ public abstract class SourceContractTest {
     assertThat(awaitNextSubmission(given).message()).isNotNull();
   }
 
+  /** Stopping a stopped source does nothing and returns promptly. */
   @Test
   public void aSecondStopIsHarmless() {
     source.stop();
@@ -226,6 +242,7 @@ public abstract class SourceContractTest {
     assertTimeoutPreemptively(patience(), source::stop);
   }
 
+  /** Every source has a name for logs and metrics. */
   @Test
   public void nameIsNotBlank() {
     assertThat(source.name()).isNotBlank();

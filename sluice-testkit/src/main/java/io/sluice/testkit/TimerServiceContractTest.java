@@ -63,6 +63,7 @@ public abstract class TimerServiceContractTest {
     close(timer);
   }
 
+  /** A task runs once, and not before its delay has passed on {@link TimerService#clock()}. */
   @Test
   public void aScheduledTaskRunsOnceAfterItsDelayByTheTimersOwnClock() {
     Instant scheduledAt = timer.clock().instant();
@@ -82,6 +83,7 @@ public abstract class TimerServiceContractTest {
     assertThat(ranAt.get()).isAfterOrEqualTo(scheduledAt.plus(DELAY));
   }
 
+  /** A task cancelled before it is due never runs, though later tasks do. */
   @Test
   public void aTaskCancelledBeforeItIsDueDoesNotRun() {
     AtomicInteger runs = new AtomicInteger();
@@ -95,6 +97,7 @@ public abstract class TimerServiceContractTest {
     assertThat(runs).hasValue(0);
   }
 
+  /** Cancelling a task that already ran is harmless. */
   @Test
   public void cancellingATaskThatAlreadyRanDoesNothing() {
     CountDownLatch ran = new CountDownLatch(1);
@@ -107,6 +110,7 @@ public abstract class TimerServiceContractTest {
     assertThat(ran.getCount()).isZero();
   }
 
+  /** Tasks due at the same time all run, none lost to another. */
   @Test
   public void tasksScheduledForTheSameTimeAllRun() {
     int tasks = 10;
@@ -127,6 +131,7 @@ public abstract class TimerServiceContractTest {
         List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
   }
 
+  /** A running task may schedule another, which runs its own delay later. */
   @Test
   public void aTaskCanScheduleAnother() {
     CountDownLatch second = new CountDownLatch(1);
@@ -146,6 +151,7 @@ public abstract class TimerServiceContractTest {
     assertThat(secondAt.get()).isAfterOrEqualTo(firstAt.get().plus(DELAY));
   }
 
+  /** A task with no delay runs (at once, or when the test lets time pass). */
   @Test
   public void aTaskWithZeroDelayRuns() {
     CountDownLatch ran = new CountDownLatch(1);
@@ -156,6 +162,7 @@ public abstract class TimerServiceContractTest {
     awaitLatch(ran);
   }
 
+  /** A timer has a clock. */
   @Test
   public void clockIsNotNull() {
     assertThat(timer.clock()).isNotNull();

@@ -6,7 +6,7 @@ import io.sluice.core.testing.ManualTimerService;
 import java.time.Duration;
 import java.time.Instant;
 
-/** The timer contract, run against the manual timer, which runs what is due as the test advances. */
+/** The timer contract, run against the manual timer: what is due runs as the test advances it. */
 class ManualTimerServiceContractTest extends TimerServiceContractTest {
 
   private ManualTimerService manual;

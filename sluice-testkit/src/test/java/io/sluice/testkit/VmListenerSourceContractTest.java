@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,9 +34,10 @@ class VmListenerSourceContractTest extends SourceContractTest {
     return message -> content.equals(message.payload());
   }
 
+  /** An in-memory one-way entry whose flow failed is dealt with by the flow's error handler. */
   @Override
   protected boolean redeliversFailedMessages() {
-    return true;
+    return false;
   }
 
   @Override
@@ -45,30 +45,12 @@ class VmListenerSourceContractTest extends SourceContractTest {
     return true;
   }
 
-  @Override
-  @Test
-  @Disabled("core bug: VmListenerSource drops a one-way entry whose flow failed (only "
-      + "FlowBusyException puts it back), so a failed one-way message is lost")
-  public void aMessageWhoseFutureFailedIsDeliveredAgainLater() throws Exception {
-    super.aMessageWhoseFutureFailedIsDeliveredAgainLater();
-  }
-
-  @Override
-  @Test
-  @Disabled("core bug: VmListenerSource.stop() joins its consumer threads, so it waits as long as "
-      + "a submit() blocks (WAIT backpressure: up to waitTimeout, 30 s by default)")
-  public void stopReturnsPromptlyWhileTheSourceIsBlockedInSubmit() throws Exception {
-    super.stopReturnsPromptlyWhileTheSourceIsBlockedInSubmit();
-  }
-
   /**
-   * Not a contract case: a refusal while publishers have filled the queue again. The listener puts
-   * the refused entry back with a blocking {@code putFirst}, so its consumer blocks until someone
-   * takes from the queue, and {@code stop()} (which joins it) blocks as long.
+   * Not a contract case: a refusal while publishers have filled the queue again. The refused
+   * entry goes back at the head at once (the capacity bounds publishers only), so neither the
+   * consumer nor {@code stop()} blocks.
    */
   @Test
-  @Disabled("core bug: VmListenerSource puts a refused entry back with a blocking putFirst; when "
-      + "publishers refilled the queue its consumer blocks, and stop() joins it for as long")
   public void aRefusalWhileTheQueueIsFullAgainDoesNotBlockStop() throws Exception {
     VmQueue queue = context.vmQueues().queue(QUEUE);
     AtomicBoolean first = new AtomicBoolean(true);

@@ -13,8 +13,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A source that takes messages from a VM queue. Its consumer threads hand each entry to the flow;
- * an entry the flow refuses goes back to the head of the queue, so nothing sent is lost. For a
- * request-reply entry, the flow's result (or error) is the reply.
+ * an entry the flow refuses (at once, or later from an inner stage) goes back to the head of the
+ * queue, so nothing sent is lost to a busy flow. For a request-reply entry, the flow's result (or
+ * error) is the reply. A one-way entry whose flow failed is not delivered again: the flow's error
+ * handler is where it is dealt with (redelivery with a dead-letter limit is the persistent
+ * queue's job).
  */
 public final class VmListenerSource implements Source {
 
@@ -51,6 +54,7 @@ public final class VmListenerSource implements Source {
 
   private void consume(VmQueue queue, SourceContext context) {
     List<VmQueue.Entry> batch = new ArrayList<>(BATCH);
+    int handed = 0;
     try {
       while (running) {
         VmQueue.Entry first = queue.poll(POLL);
@@ -59,24 +63,28 @@ public final class VmListenerSource implements Source {
         }
         batch.add(first);
         queue.drainTo(batch, BATCH - 1);
-        int handed = 0;
-        while (handed < batch.size() && running) {
-          if (!hand(batch.get(handed), queue, context)) {
-            break;
-          }
+        handed = 0;
+        while (handed < batch.size() && running && hand(batch.get(handed), queue, context)) {
           handed++;
         }
-        for (int i = batch.size() - 1; i >= handed; i--) {
-          queue.putBack(batch.get(i));
-        }
-        if (handed < batch.size() && running) {
+        boolean refused = handed < batch.size() && running;
+        putBack(queue, batch, handed);
+        batch.clear();
+        if (refused) {
           // The flow is full: give it a moment before trying again.
           LockSupport.parkNanos(POLL.toNanos() / 5);
         }
-        batch.clear();
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      // stop() interrupts a consumer that stays blocked in a submit; what it holds goes back.
+      putBack(queue, batch, handed);
+    }
+  }
+
+  /** Puts back, in order, the entries of the batch from {@code from} on. */
+  private static void putBack(VmQueue queue, List<VmQueue.Entry> batch, int from) {
+    for (int i = batch.size() - 1; i >= from; i--) {
+      queue.putBack(batch.get(i));
     }
   }
 
@@ -104,7 +112,7 @@ public final class VmListenerSource implements Source {
       result.whenComplete(
           (ignored, error) -> {
             if (unwrap(error) instanceof FlowBusyException) {
-              putBackLater(queue, entry);
+              queue.putBack(entry);
             }
           });
     }
@@ -117,14 +125,6 @@ public final class VmListenerSource implements Source {
         : error;
   }
 
-  private static void putBackLater(VmQueue queue, VmQueue.Entry entry) {
-    try {
-      queue.putBack(entry);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   @Override
   public boolean fedByOtherFlows() {
     return true;
@@ -133,13 +133,17 @@ public final class VmListenerSource implements Source {
   @Override
   public void stop() {
     running = false;
-    for (Thread thread : threads) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
+    try {
+      for (Thread thread : threads) {
+        // A consumer notices within one poll; one blocked in a submit (WAIT backpressure) is
+        // interrupted, which the flow answers with a refusal, and its entry goes back.
+        if (!thread.join(POLL.multipliedBy(2))) {
+          thread.interrupt();
+          thread.join();
+        }
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     threads.clear();
   }

@@ -2,14 +2,20 @@ package io.sluice.core.vm;
 
 import io.sluice.core.Message;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One bounded in-memory queue. Each entry carries a message and, for request-reply, the future
  * its sender waits on. It keeps nothing across a restart (the persistent queue does).
+ *
+ * <p>The capacity bounds what publishers add; an entry a listener took and hands back ({@link
+ * #putBack}) always goes back at the head at once, even when publishers filled the queue in the
+ * meantime. Otherwise a listener could block forever putting back into a queue that only it
+ * drains.
  */
 public final class VmQueue {
 
@@ -23,12 +29,14 @@ public final class VmQueue {
 
   private final String name;
   private final int capacity;
-  private final LinkedBlockingDeque<Entry> entries;
+  private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition notEmpty = lock.newCondition();
+  private final Condition notFull = lock.newCondition();
 
   VmQueue(String name, int capacity) {
     this.name = name;
     this.capacity = capacity;
-    this.entries = new LinkedBlockingDeque<>(capacity);
   }
 
   /** The queue's name. */
@@ -36,33 +44,87 @@ public final class VmQueue {
     return name;
   }
 
-  /** The most entries it holds. */
+  /** The most entries publishers may fill it with. */
   public int capacity() {
     return capacity;
   }
 
-  /** Entries waiting. */
+  /** Entries waiting (briefly above capacity after a put-back into a full queue). */
   public int size() {
-    return entries.size();
+    lock.lock();
+    try {
+      return entries.size();
+    } finally {
+      lock.unlock();
+    }
   }
 
-  /** Adds an entry, waiting up to {@code timeout} for room; false when there was none. */
+  /** Adds an entry at the tail, waiting up to {@code timeout} for room; false when none came. */
   public boolean offer(Entry entry, Duration timeout) throws InterruptedException {
-    return entries.offer(entry, timeout.toNanos(), TimeUnit.NANOSECONDS);
+    long remaining = timeout.toNanos();
+    lock.lockInterruptibly();
+    try {
+      while (entries.size() >= capacity) {
+        if (remaining <= 0) {
+          return false;
+        }
+        remaining = notFull.awaitNanos(remaining);
+      }
+      entries.addLast(entry);
+      notEmpty.signal();
+      return true;
+    } finally {
+      lock.unlock();
+    }
   }
 
-  /** Puts back an entry that was taken but not accepted, at the head: nothing is lost. */
-  public void putBack(Entry entry) throws InterruptedException {
-    entries.putFirst(entry);
+  /** Puts back, at the head and without waiting, an entry that was taken but not accepted. */
+  public void putBack(Entry entry) {
+    lock.lock();
+    try {
+      entries.addFirst(entry);
+      notEmpty.signal();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Takes the next entry, waiting up to {@code timeout}; null when none came. */
   public Entry poll(Duration timeout) throws InterruptedException {
-    return entries.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    long remaining = timeout.toNanos();
+    lock.lockInterruptibly();
+    try {
+      while (entries.isEmpty()) {
+        if (remaining <= 0) {
+          return null;
+        }
+        remaining = notEmpty.awaitNanos(remaining);
+      }
+      Entry entry = entries.pollFirst();
+      if (entries.size() < capacity) {
+        notFull.signal();
+      }
+      return entry;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Moves up to {@code max} waiting entries into {@code into}, without waiting; returns how many. */
   public int drainTo(Collection<Entry> into, int max) {
-    return entries.drainTo(into, max);
+    lock.lock();
+    try {
+      int moved = 0;
+      while (moved < max && !entries.isEmpty()) {
+        into.add(entries.pollFirst());
+        moved++;
+      }
+      if (moved > 0 && entries.size() < capacity) {
+        notFull.signalAll();
+      }
+      return moved;
+    } finally {
+      lock.unlock();
+    }
   }
 }

@@ -6,15 +6,17 @@ import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * A source that takes messages from a VM queue. Its consumer threads hand each entry to the flow;
- * an entry the flow refuses goes back to the head of the queue, so nothing sent is lost. For a
- * request-reply entry, the flow's result (or error) is the reply.
+ * an entry the flow refuses is kept by the listener and handed again before anything newer, so
+ * nothing sent is lost. For a request-reply entry, the flow's result (or error) is the reply.
  */
 public final class VmListenerSource implements Source {
 
@@ -24,6 +26,9 @@ public final class VmListenerSource implements Source {
   private final String queueName;
   private final int consumers;
   private final List<Thread> threads = new ArrayList<>();
+  // Refused entries wait here, not back in the queue: publishers may have filled the room they
+  // left, and a consumer waiting for room in its own queue would wait forever.
+  private final Deque<VmQueue.Entry> refused = new ConcurrentLinkedDeque<>();
   private volatile boolean running;
 
   /** Listens on {@code queueName} with {@code consumers} threads (1 keeps FIFO order). */
@@ -53,21 +58,26 @@ public final class VmListenerSource implements Source {
     List<VmQueue.Entry> batch = new ArrayList<>(BATCH);
     try {
       while (running) {
-        VmQueue.Entry first = queue.poll(POLL);
-        if (first == null) {
-          continue;
+        for (VmQueue.Entry again; batch.size() < BATCH && (again = refused.pollFirst()) != null; ) {
+          batch.add(again);
         }
-        batch.add(first);
-        queue.drainTo(batch, BATCH - 1);
+        if (batch.isEmpty()) {
+          VmQueue.Entry first = queue.poll(POLL);
+          if (first == null) {
+            continue;
+          }
+          batch.add(first);
+        }
+        queue.drainTo(batch, BATCH - batch.size());
         int handed = 0;
         while (handed < batch.size() && running) {
-          if (!hand(batch.get(handed), queue, context)) {
+          if (!hand(batch.get(handed), context)) {
             break;
           }
           handed++;
         }
         for (int i = batch.size() - 1; i >= handed; i--) {
-          queue.putBack(batch.get(i));
+          refused.addFirst(batch.get(i));
         }
         if (handed < batch.size() && running) {
           // The flow is full: give it a moment before trying again.
@@ -80,8 +90,8 @@ public final class VmListenerSource implements Source {
     }
   }
 
-  /** Hands one entry over; false when the flow refused it and it must go back. */
-  private boolean hand(VmQueue.Entry entry, VmQueue queue, SourceContext context) {
+  /** Hands one entry over; false when the flow refused it and it must be handed again. */
+  private boolean hand(VmQueue.Entry entry, SourceContext context) {
     CompletableFuture<Message> result = context.submit(entry.message());
     if (result.isCompletedExceptionally() && entry.reply() == null) {
       Throwable cause = result.exceptionNow();
@@ -100,11 +110,11 @@ public final class VmListenerSource implements Source {
           });
     } else {
       // A stage inside the flow (staged: flow or dispatcher) may refuse after submit returned;
-      // the entry goes back so it is delivered again (at least once), never dropped.
+      // the entry is kept so it is delivered again (at least once), never dropped.
       result.whenComplete(
           (ignored, error) -> {
             if (unwrap(error) instanceof FlowBusyException) {
-              putBackLater(queue, entry);
+              refused.addFirst(entry);
             }
           });
     }
@@ -115,14 +125,6 @@ public final class VmListenerSource implements Source {
     return error instanceof CompletionException c && c.getCause() != null
         ? c.getCause()
         : error;
-  }
-
-  private static void putBackLater(VmQueue queue, VmQueue.Entry entry) {
-    try {
-      queue.putBack(entry);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   @Override

@@ -73,6 +73,31 @@ class AsyncScopeRunsDetachedFromTheFlowTest {
 
   @ParameterizedTest
   @MethodSource("strategies")
+  void anErrorInTheScopeDoesNotRunTheFlowsErrorHandler(ProcessingStrategy strategy)
+      throws Exception {
+    AtomicBoolean handled = new AtomicBoolean();
+    Processor failing = m -> {
+      throw new IllegalStateException("scope broke");
+    };
+    Flow flow = Flow.builder("async").strategy(strategy)
+        .processor(new AsyncScope(List.of(failing)))
+        .onError(new OnError.Continue(List.of(), null, List.of(m -> {
+          handled.set(true);
+          return m;
+        })))
+        .build();
+    try (Application app = Application.builder().flow(flow).build()) {
+      app.start();
+      app.send("async", Message.of("in")).get(10, TimeUnit.SECONDS);
+      // The flow's message and the scope's copy both end; only then is the handler's run known.
+      await().until(() -> app.meterRegistry().get("sluice.flow.messages").counters().stream()
+          .mapToDouble(c -> c.count()).sum() == 2);
+      assertThat(handled).as("the flow's error handler ran for the scope's error").isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
   void stopWaitsForWorkStillRunningInTheScope(ProcessingStrategy strategy) throws Exception {
     Gate gate = Gate.blocking();
     Application app = start(strategy, gate);

@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.Tags;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one platform pool for CPU_INTENSIVE work, one thread per core, shared by every flow of an
@@ -18,7 +17,6 @@ final class CpuPool {
   private final ThreadPoolExecutor pool;
 
   CpuPool(int threads, MeterRegistry registry) {
-    AtomicInteger counter = new AtomicInteger();
     this.pool =
         new ThreadPoolExecutor(
             threads,
@@ -26,11 +24,7 @@ final class CpuPool {
             60,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
-            task -> {
-              Thread thread = new Thread(task, "sluice-cpu-" + counter.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
+            ProfiledExecutor.threads("sluice-cpu"));
     pool.allowCoreThreadTimeOut(true);
     Tags tags = Tags.of("pool", "cpu");
     Gauge.builder("sluice.pool.active", pool, ThreadPoolExecutor::getActiveCount).tags(tags)

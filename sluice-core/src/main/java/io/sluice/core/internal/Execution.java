@@ -17,6 +17,7 @@ final class Execution implements StageTask {
 
   private final FlowRuntime flow;
   private final CompletableFuture<Message> result;
+  private final List<OnError> errorHandler;
   private List<Processor> chain;
   private int index;
   private Message message;
@@ -36,10 +37,20 @@ final class Execution implements StageTask {
     IO
   }
 
+  /** A message's way through {@code chain}, its errors handled by the flow's error handler. */
   Execution(FlowRuntime flow, List<Processor> chain, Message message) {
+    this(flow, chain, message, flow.flow().errorHandler());
+  }
+
+  /**
+   * A message's way through {@code chain} with these error branches; an {@code async} scope's
+   * copy has none, so its errors end it without reaching the flow's handler.
+   */
+  Execution(FlowRuntime flow, List<Processor> chain, Message message, List<OnError> errorHandler) {
     this.flow = flow;
     this.chain = chain;
     this.message = message;
+    this.errorHandler = errorHandler;
     this.result = new CompletableFuture<>();
   }
 
@@ -140,7 +151,7 @@ final class Execution implements StageTask {
     }
     FlowError flowError = new FlowError(flow.name(), processor.name(), error);
     Message failed = message.withError(flowError);
-    for (OnError branch : flow.flow().errorHandler()) {
+    for (OnError branch : errorHandler) {
       boolean matches;
       try {
         matches = branch.matches(failed, error);

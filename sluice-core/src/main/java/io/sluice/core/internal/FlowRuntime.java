@@ -147,7 +147,7 @@ final class FlowRuntime implements SourceContext {
   @Override
   public CompletableFuture<Message> runDetached(List<Processor> detached, Message message) {
     inFlight.enter();
-    Execution execution = new Execution(this, detached, message);
+    Execution execution = new Execution(this, detached, message, List.of());
     engine.detach(execution);
     return execution.result();
   }

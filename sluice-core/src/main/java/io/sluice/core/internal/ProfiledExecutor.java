@@ -137,9 +137,16 @@ final class ProfiledExecutor {
     return pool.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
   }
 
-  /** Interrupts what still runs. */
+  /** Interrupts what still runs and refuses what still waits in the queue. */
   void shutdownNow() {
-    pool.shutdownNow();
+    // The pool hands back the tasks it drained from its queue; each holds a message whose future
+    // must end, or its sender waits forever and the flow's in-flight count never drops.
+    for (Runnable dropped : pool.shutdownNow()) {
+      if (dropped instanceof StageTask task) {
+        rejected.increment();
+        task.refused(new FlowBusyException(flow, stage, "the flow stopped before it ran"));
+      }
+    }
   }
 
   int activeCount() {

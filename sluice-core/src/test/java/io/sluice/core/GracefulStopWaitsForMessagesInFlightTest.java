@@ -68,6 +68,18 @@ class GracefulStopWaitsForMessagesInFlightTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void autoInterruptsBlockingWorkThatOutlastsTheShutdownTimeout() {
+    Application app = start(ProcessingStrategy.defaultStrategy(), Duration.ofMillis(300));
+    CompletableFuture<Message> result = app.send("stopping", Message.of(1));
+    await().until(() -> gate.holding() == 1);
+
+    assertThat(app.stop()).isFalse();
+
+    await().atMost(Duration.ofSeconds(5)).until(result::isDone);
+    assertThat(result.exceptionNow()).isInstanceOf(InterruptedException.class);
+  }
+
   @ParameterizedTest
   @MethodSource("strategies")
   void aStoppedFlowRefusesNewMessages(ProcessingStrategy strategy) {

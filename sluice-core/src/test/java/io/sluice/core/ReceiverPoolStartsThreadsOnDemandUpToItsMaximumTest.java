@@ -34,4 +34,21 @@ class ReceiverPoolStartsThreadsOnDemandUpToItsMaximumTest {
       assertThat(gate.threads().stream().distinct()).hasSize(3);
     }
   }
+
+  @Test
+  void messagesThatComeOneAfterAnotherReuseTheIdleThreadInsteadOfStartingNewOnes()
+      throws Exception {
+    Flow flow = Flow.builder("reuse")
+        .strategy(new ProcessingStrategy.Synchronous(Profiles.threads(16)))
+        .processor(m -> m.withVariable("seen", true)).build();
+    try (Application app = Application.builder().flow(flow).build()) {
+      app.start();
+      for (int i = 0; i < 16; i++) {
+        app.send("reuse", Message.of(i)).get(10, TimeUnit.SECONDS);
+      }
+      // One thread suffices; a second may start when a message arrives in the instant between
+      // the previous one completing and its thread going idle. Sixteen would mean no reuse.
+      assertThat(SluiceThreads.alive("sluice-reuse-receiver-").size()).isBetween(1, 2);
+    }
+  }
 }

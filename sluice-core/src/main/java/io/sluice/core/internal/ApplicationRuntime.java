@@ -73,7 +73,10 @@ public final class ApplicationRuntime {
       for (boolean fedByOtherFlows : new boolean[] {false, true}) {
         flows.values().stream()
             .filter(flow -> flow.fedByOtherFlows() == fedByOtherFlows)
-            .forEach(FlowRuntime::stopSource);
+            .forEach(flow -> {
+              flow.stopSource();
+              flow.stopAccepting();
+            });
         drained = awaitIdle(deadline, fedByOtherFlows, timeout);
       }
       for (FlowRuntime flow : flows.values()) {
@@ -97,9 +100,10 @@ public final class ApplicationRuntime {
       if (!flow.awaitIdle(left)) {
         idle = false;
         if (warn) {
-          LOG.warn("Flow '{}' still held {} message(s) after the shutdown timeout of {}; "
-              + "they are abandoned and their sources will deliver them again",
-              flow.name(), flow.inFlightCount(), timeout);
+          LOG.warn("Flow '{}' still held {} message(s) after the shutdown timeout of {}; they "
+              + "are abandoned: a file stays in its directory and is read again at the next "
+              + "start, while a scheduler firing, an in-memory VM entry or a message sent by "
+              + "the application itself is lost", flow.name(), flow.inFlightCount(), timeout);
         }
       }
     }

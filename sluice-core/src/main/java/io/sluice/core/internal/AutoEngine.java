@@ -12,6 +12,9 @@ import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +35,7 @@ final class AutoEngine extends Engine {
   private final Semaphore admission;
   private final AdaptiveLimiter limiter;
   private final ThreadFactory virtualThreads;
+  private final Set<Thread> live = ConcurrentHashMap.newKeySet();
   private final LongAdder refused = new LongAdder();
   private final LongAdder throttled = new LongAdder();
   private final LongAdder completed = new LongAdder();
@@ -86,7 +90,7 @@ final class AutoEngine extends Engine {
   @Override
   void detach(Execution execution) {
     execution.startsOn(Execution.Lane.IO);
-    virtualThreads.newThread(execution).start();
+    startVirtual(execution);
   }
 
   @Override
@@ -101,7 +105,7 @@ final class AutoEngine extends Engine {
       // The source's own thread may be virtual too; blocking work still gets a thread of its
       // own so the source keeps feeding the flow.
       execution.placed(Execution.Lane.IO);
-      virtualThreads.newThread(execution).start();
+      startVirtual(execution);
       return true;
     }
     return false;
@@ -142,14 +146,41 @@ final class AutoEngine extends Engine {
     return limiter.limit();
   }
 
-  @Override
-  void shutdown() {}
-
-  @Override
-  boolean awaitTermination(Duration timeout) {
-    return true;
+  /** Starts a virtual thread for the execution, tracked so a stop can wait for it or end it. */
+  private void startVirtual(Execution execution) {
+    virtualThreads
+        .newThread(
+            () -> {
+              Thread self = Thread.currentThread();
+              live.add(self);
+              try {
+                execution.run();
+              } finally {
+                live.remove(self);
+              }
+            })
+        .start();
   }
 
   @Override
-  void shutdownNow() {}
+  void shutdown() {}
+
+  /** Waits for the flow's virtual threads (blocking work) to end. */
+  @Override
+  boolean awaitTermination(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (Thread thread : List.copyOf(live)) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0 || !thread.join(Duration.ofNanos(left))) {
+        return live.isEmpty();
+      }
+    }
+    return true;
+  }
+
+  /** Interrupts the blocking work still running or waiting for a permit. */
+  @Override
+  void shutdownNow() {
+    live.forEach(Thread::interrupt);
+  }
 }

@@ -105,6 +105,11 @@ final class FlowRuntime implements SourceContext {
     }
   }
 
+  /** Refuses messages from now on; those in flight go on. */
+  void stopAccepting() {
+    accepting = false;
+  }
+
   /** Waits until the flow holds no message; true when that happened in time. */
   boolean awaitIdle(Duration timeout) throws InterruptedException {
     return inFlight.awaitIdle(timeout);
@@ -133,12 +138,15 @@ final class FlowRuntime implements SourceContext {
 
   @Override
   public CompletableFuture<Message> submit(Message message) {
+    // Counted first, checked second: a stop that turned accepting off and then saw nothing in
+    // flight can never have a message slip in behind it.
+    inFlight.enter();
     if (!accepting) {
       refused.increment();
+      inFlight.exit();
       return CompletableFuture.failedFuture(
           new FlowBusyException(flow.name(), "receiver", "the flow is not running"));
     }
-    inFlight.enter();
     Execution execution = new Execution(this, chain, message);
     engine.enter(execution);
     return execution.result();

@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.Tags;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.ThreadingProfile;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
@@ -28,6 +27,7 @@ final class ProfiledExecutor {
   private final String flow;
   private final String stage;
   private final ThreadingProfile profile;
+  private final OnDemandQueue queue;
   private final ThreadPoolExecutor pool;
   private final LongAdder rejected = new LongAdder();
   private final LongAdder discarded = new LongAdder();
@@ -37,22 +37,25 @@ final class ProfiledExecutor {
     this.flow = flow;
     this.stage = stage;
     this.profile = profile;
-    BlockingQueue<Runnable> queue =
-        profile.maxQueue() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(profile.maxQueue());
-    // core == max with core time-out: threads start on demand up to the maximum before anything
-    // queues, and idle ones die after idleTtl (a plain ThreadPoolExecutor queues first).
+    // No core threads: every thread starts on demand and dies after idleTtl without work. The
+    // queue refuses a task while the pool may grow and no thread is idle, so the pool grows up to
+    // maxThreadsActive before anything waits (a direct hand-over when maxQueue is 0).
+    this.queue = profile.maxQueue() == 0 ? null : new OnDemandQueue(profile.maxQueue());
+    BlockingQueue<Runnable> workQueue = queue == null ? new SynchronousQueue<>() : queue;
     this.pool =
         new ThreadPoolExecutor(
-            profile.maxThreadsActive(),
+            0,
             profile.maxThreadsActive(),
             profile.idleTtl().toNanos(),
             TimeUnit.NANOSECONDS,
-            queue,
+            workQueue,
             threads("sluice-" + flow + "-" + stage),
             (task, executor) -> {
               throw new RejectedExecutionException();
             });
-    pool.allowCoreThreadTimeOut(true);
+    if (queue != null) {
+      queue.attach(pool);
+    }
     Tags tags = Tags.of("flow", flow, "stage", stage);
     Gauge.builder("sluice.stage.active", pool, ThreadPoolExecutor::getActiveCount)
         .tags(tags).description("Threads of the stage busy with a message").register(registry);
@@ -83,6 +86,9 @@ final class ProfiledExecutor {
         task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
         return;
       }
+      if (queue != null && queue.force(task)) {
+        return; // the pool reached its maximum just now, but the queue had room
+      }
     }
     switch (profile.exhaustedAction()) {
       case WAIT -> waitForRoom(task);
@@ -107,8 +113,9 @@ final class ProfiledExecutor {
       // Offering to the queue directly is safe: every thread polls it, and the pool was full,
       // so at least one thread is alive to take the task.
       if (pool.getQueue().offer(task, timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-        if (pool.getPoolSize() == 0) {
-          pool.prestartCoreThread();
+        if (pool.isShutdown() && pool.remove(task)) {
+          rejected.increment();
+          task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
         }
         return;
       }

@@ -1,0 +1,43 @@
+package io.sluice.core.internal;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+
+/**
+ * A stage's bounded queue that makes its pool start threads on demand: while the pool may still
+ * grow and no thread is idle, it refuses the task, so the pool starts a thread for it; otherwise
+ * the task waits here for an idle thread. A plain ThreadPoolExecutor either queues before it grows
+ * (core below max) or starts a thread for every task until it reaches its core size, idle ones
+ * notwithstanding (core equal to max). Tomcat's task queue works the same way.
+ */
+final class OnDemandQueue extends LinkedBlockingQueue<Runnable> {
+
+  private transient volatile ThreadPoolExecutor pool;
+
+  OnDemandQueue(int capacity) {
+    super(capacity);
+  }
+
+  void attach(ThreadPoolExecutor executor) {
+    this.pool = executor;
+  }
+
+  @Override
+  public boolean offer(Runnable task) {
+    ThreadPoolExecutor executor = pool;
+    if (executor != null
+        && executor.getPoolSize() < executor.getMaximumPoolSize()
+        && executor.getActiveCount() >= executor.getPoolSize()) {
+      return false;
+    }
+    return super.offer(task);
+  }
+
+  /**
+   * Queues a task the pool refused only because it reached its maximum between our check and its
+   * attempt to grow; false when the queue is really full.
+   */
+  boolean force(Runnable task) {
+    return super.offer(task);
+  }
+}

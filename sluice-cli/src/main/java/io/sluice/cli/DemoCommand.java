@@ -26,6 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
+    header = "Runs a self-contained demo over generated files and stops by itself.",
     description = {
       "Generates order files, runs three flows over them (staged, auto, synchronous) until",
       "every file is priced and written, prints a summary and stops. Needs no server."

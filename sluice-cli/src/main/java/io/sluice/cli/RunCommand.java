@@ -19,6 +19,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
+    header = "Runs the flows of a configuration until SIGTERM or Ctrl+C.",
     description = {
       "Runs the flows of a configuration until SIGTERM or SIGINT (Ctrl+C), then stops",
       "gracefully: sources stop, messages in flight finish within sluice.shutdownTimeout."

@@ -10,6 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "schema",
     mixinStandardHelpOptions = true,
+    header = "Prints the JSON Schema of configuration files.",
     description = "Prints the JSON Schema of Sluice configuration files (for IDE completion).")
 final class SchemaCommand implements Callable<Integer> {
 

@@ -13,6 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "validate",
     mixinStandardHelpOptions = true,
+    header = "Checks a configuration and lists every problem at once.",
     description = {
       "Checks a configuration file against the schema and the rules of every component,",
       "and lists every problem at once (path, value, rule, line). Runs nothing."

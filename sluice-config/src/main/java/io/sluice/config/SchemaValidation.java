@@ -68,7 +68,9 @@ final class SchemaValidation {
               ? DURATION_RULE
               : "must match the pattern " + schemaNode.asText());
       case "type" -> ConfigProblem.of(at, value(m.getInstanceNode()),
-          "must be " + typeWords(schemaNode) + ", not " + typeWord(m.getInstanceNode()));
+          m.getSchemaLocation().toString().endsWith("/$defs/duration/type")
+              ? DURATION_RULE + ", not a bare number"
+              : "must be " + typeWords(schemaNode) + ", not " + typeWord(m.getInstanceNode()));
       default -> ConfigProblem.of(at, value(m.getInstanceNode()), m.getError());
     };
   }

@@ -88,4 +88,14 @@ class SchemaErrorsAreReportedTogetherTest {
       assertThat(p.source()).isEqualTo("app.yaml:1:1");
     });
   }
+
+  @Test
+  void aBareNumberWhereADurationBelongsSaysWhatADurationLooksLike() {
+    assertThat(Configs.problems("sluice: { shutdownTimeout: 5 }\nflows: []\n"))
+        .singleElement().satisfies(p -> {
+          assertThat(p.path()).isEqualTo("sluice.shutdownTimeout");
+          assertThat(p.rule()).startsWith("must be a duration: a whole number with a unit")
+              .endsWith("not a bare number");
+        });
+  }
 }

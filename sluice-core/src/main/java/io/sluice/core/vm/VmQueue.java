@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -33,6 +34,7 @@ public final class VmQueue {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notEmpty = lock.newCondition();
   private final Condition notFull = lock.newCondition();
+  private final LongAdder refused = new LongAdder();
 
   VmQueue(String name, int capacity) {
     this.name = name;
@@ -66,6 +68,7 @@ public final class VmQueue {
     try {
       while (entries.size() >= capacity) {
         if (remaining <= 0) {
+          refused.increment();
           return false;
         }
         remaining = notFull.awaitNanos(remaining);
@@ -76,6 +79,11 @@ public final class VmQueue {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** How many offers found no room in time, since the queue was created. */
+  public long refusedCount() {
+    return refused.sum();
   }
 
   /** Puts back, at the head and without waiting, an entry that was taken but not accepted. */

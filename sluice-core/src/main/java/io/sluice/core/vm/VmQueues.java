@@ -1,5 +1,6 @@
 package io.sluice.core.vm;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
@@ -32,6 +33,8 @@ public final class VmQueues {
         .description("Entries waiting in the VM queue").register(registry);
     Gauge.builder("sluice.vm.capacity", queue, VmQueue::capacity).tag("queue", name)
         .description("The most entries the VM queue holds").register(registry);
+    FunctionCounter.builder("sluice.vm.rejected", queue, VmQueue::refusedCount).tag("queue", name)
+        .description("Publishes that found the VM queue full past their timeout").register(registry);
     return queue;
   }
 }

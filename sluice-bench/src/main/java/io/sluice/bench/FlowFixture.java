@@ -40,13 +40,15 @@ final class FlowFixture implements AutoCloseable {
       String name = "v" + i;
       flow.processor(lite(m -> m.withVariable(name, m.payload())));
     }
-    Processor count = lite(m -> {
-      Batch current = batch;
-      if (current.remaining.decrementAndGet() == 0) {
-        current.done.countDown();
-      }
-      return m;
-    });
+    Processor count =
+        lite(
+            m -> {
+              Batch current = batch;
+              if (current.remaining.decrementAndGet() == 0) {
+                current.done.countDown();
+              }
+              return m;
+            });
     if (withSink) {
       flow.sink(count);
     } else {
@@ -58,7 +60,8 @@ final class FlowFixture implements AutoCloseable {
   }
 
   static ProcessingStrategy strategy(String name) {
-    ThreadingProfile profile = ThreadingProfile.builder().maxThreadsActive(16).maxQueue(10_000).build();
+    ThreadingProfile profile =
+        ThreadingProfile.builder().maxThreadsActive(16).maxQueue(10_000).build();
     return switch (name) {
       case "synchronous" -> new ProcessingStrategy.Synchronous(profile);
       case "staged" -> new ProcessingStrategy.Staged(profile, profile, profile);

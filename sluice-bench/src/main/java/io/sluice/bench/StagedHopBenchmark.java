@@ -17,10 +17,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The cost of one staged hop: the same staged flow with its counting step as a processor (two
- * hops: receiver, flow) or as a sink (three hops: receiver, flow, dispatcher). The difference in
- * time per message is what one more stage costs. {@code batch} 1 measures the hop's latency (one
- * message at a time, threads wake up for each), 10,000 its cost under load.
+ * The cost of one staged hop: the same staged flow with its counting step as a processor (two hops:
+ * receiver, flow) or as a sink (three hops: receiver, flow, dispatcher). The difference in time per
+ * message is what one more stage costs. {@code batch} 1 measures the hop's latency (one message at
+ * a time, threads wake up for each), 10,000 its cost under load.
  *
  * <p>Run: {@code ./mvnw -q -pl sluice-bench -am package -DskipTests && java -jar
  * sluice-bench/target/benchmarks.jar StagedHopBenchmark}
@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class StagedHopBenchmark {
 
   @Param({"2", "3"})

@@ -30,13 +30,17 @@ final class ComponentClasspath {
     List<URL> urls = new ArrayList<>();
     for (Path entry : entries) {
       if (!Files.exists(entry)) {
-        throw new ConfigurationException(ConfigProblem.of("--classpath", entry,
-            "does not exist (resolved to " + entry.toAbsolutePath() + ")"));
+        throw new ConfigurationException(
+            ConfigProblem.of(
+                "--classpath",
+                entry,
+                "does not exist (resolved to " + entry.toAbsolutePath() + ")"));
       }
       try {
         urls.add(entry.toUri().toURL());
       } catch (MalformedURLException e) {
-        throw new ConfigurationException(ConfigProblem.of("--classpath", entry, "is not a valid path"));
+        throw new ConfigurationException(
+            ConfigProblem.of("--classpath", entry, "is not a valid path"));
       }
     }
     return new URLClassLoader("components", urls.toArray(URL[]::new), parent);

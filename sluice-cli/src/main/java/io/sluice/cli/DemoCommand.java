@@ -15,9 +15,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code sluice demo}: a self-contained run that shows the three strategies at work on generated
@@ -33,13 +33,19 @@ import picocli.CommandLine.Model.CommandSpec;
     })
 final class DemoCommand implements Callable<Integer> {
 
-  @Option(names = "--files", defaultValue = "2000", description = "Order files to generate (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--files",
+      defaultValue = "2000",
+      description = "Order files to generate (default ${DEFAULT-VALUE}).")
   int files;
 
   @Option(names = "--keep", description = "Keep the work directory instead of deleting it.")
   boolean keep;
 
-  @Option(names = "--timeout-seconds", defaultValue = "120", description = "Give up after this long (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--timeout-seconds",
+      defaultValue = "120",
+      description = "Give up after this long (default ${DEFAULT-VALUE}).")
   int timeoutSeconds;
 
   @Spec CommandSpec spec;
@@ -56,8 +62,10 @@ final class DemoCommand implements Callable<Integer> {
       Files.copy(yaml, config);
     }
     out.printf("Sluice demo: %d order files in %s%n", files, in);
-    out.println("  orders    (staged)      file source -> logger -> vm-request pricing -> file-write out/");
-    out.println("  pricing   (auto)        vm-listener -> pricing component (CPU_INTENSIVE) -> set-variable");
+    out.println(
+        "  orders    (staged)      file source -> logger -> vm-request pricing -> file-write out/");
+    out.println(
+        "  pricing   (auto)        vm-listener -> pricing component (CPU_INTENSIVE) -> set-variable");
     out.println("  heartbeat (synchronous) scheduler every 1s -> logger");
     out.flush();
 
@@ -79,11 +87,15 @@ final class DemoCommand implements Callable<Integer> {
     double seconds = (System.nanoTime() - start) / 1e9;
     boolean drained = app.stop();
     MeterRegistry meters = app.meterRegistry();
-    out.printf("%nDone: %d of %d files in %.2f s (%.0f files/s), stopped %s%n", done, files,
-        seconds, done / seconds, drained ? "cleanly" : "with messages unfinished");
+    out.printf(
+        "%nDone: %d of %d files in %.2f s (%.0f files/s), stopped %s%n",
+        done, files, seconds, done / seconds, drained ? "cleanly" : "with messages unfinished");
     for (String flow : new String[] {"orders", "pricing", "heartbeat"}) {
-      out.printf("  %-9s completed %5.0f  failed %3.0f  refused %3.0f%n", flow,
-          counter(meters, flow, "completed"), counter(meters, flow, "failed"),
+      out.printf(
+          "  %-9s completed %5.0f  failed %3.0f  refused %3.0f%n",
+          flow,
+          counter(meters, flow, "completed"),
+          counter(meters, flow, "failed"),
           counter(meters, flow, "refused"));
     }
     if (keep) {
@@ -107,8 +119,12 @@ final class DemoCommand implements Callable<Integer> {
     for (int i = 1; i <= count; i++) {
       StringBuilder csv = new StringBuilder("item,quantity,unitPrice\n");
       for (int line = 0; line < 1 + random.nextInt(20); line++) {
-        csv.append(items[random.nextInt(items.length)]).append(',').append(1 + random.nextInt(50))
-            .append(',').append(random.nextInt(10_000) / 100.0).append('\n');
+        csv.append(items[random.nextInt(items.length)])
+            .append(',')
+            .append(1 + random.nextInt(50))
+            .append(',')
+            .append(random.nextInt(10_000) / 100.0)
+            .append('\n');
       }
       Files.writeString(directory.resolve(String.format("order-%05d.csv", i)), csv);
     }

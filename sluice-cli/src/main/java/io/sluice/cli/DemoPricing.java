@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The demo's pricing component: reads an order file's CSV lines (item, quantity, unit price),
- * appends each line's total and a grand total. CPU-intensive, so {@code auto} runs it on the
- * shared CPU pool.
+ * appends each line's total and a grand total. CPU-intensive, so {@code auto} runs it on the shared
+ * CPU pool.
  */
 public final class DemoPricing implements Processor {
 

@@ -6,8 +6,8 @@ import picocli.CommandLine;
 
 /**
  * Turns an exception that escaped a command into one clear message and an exit code: 2 for an
- * invalid configuration, 1 for anything else. Sluice's own errors are shown without a stack
- * trace (their message says what to do); unexpected ones with it.
+ * invalid configuration, 1 for anything else. Sluice's own errors are shown without a stack trace
+ * (their message says what to do); unexpected ones with it.
  */
 final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
 

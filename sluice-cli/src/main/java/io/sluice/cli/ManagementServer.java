@@ -13,9 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 
 /**
- * The management endpoint of {@code sluice run}: {@code GET /metrics} in the Prometheus text
- * format and {@code GET /health}. A small JDK HTTP server on its own port, so it answers even
- * when the flows are saturated.
+ * The management endpoint of {@code sluice run}: {@code GET /metrics} in the Prometheus text format
+ * and {@code GET /health}. A small JDK HTTP server on its own port, so it answers even when the
+ * flows are saturated.
  */
 final class ManagementServer implements AutoCloseable {
 
@@ -38,14 +38,21 @@ final class ManagementServer implements AutoCloseable {
     try {
       server = HttpServer.create(new InetSocketAddress(host, port), 16);
     } catch (BindException e) {
-      throw new SluiceException("Management port " + port + " on " + host + " is already in use. "
-          + "Make sure no other process is using it, or choose another with --management-port.");
+      throw new SluiceException(
+          "Management port "
+              + port
+              + " on "
+              + host
+              + " is already in use. "
+              + "Make sure no other process is using it, or choose another with --management-port.");
     } catch (IOException e) {
-      throw new SluiceException("Could not open the management port " + host + ":" + port + ": " + e);
+      throw new SluiceException(
+          "Could not open the management port " + host + ":" + port + ": " + e);
     }
     ManagementServer management = new ManagementServer(server, registry);
     server.createContext("/metrics", management::metrics);
-    server.createContext("/health", exchange -> management.reply(exchange, 200, "text/plain", "UP\n"));
+    server.createContext(
+        "/health", exchange -> management.reply(exchange, 200, "text/plain", "UP\n"));
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.start();
     return management;
@@ -65,7 +72,8 @@ final class ManagementServer implements AutoCloseable {
     reply(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
   }
 
-  private void reply(HttpExchange exchange, int status, String type, String body) throws IOException {
+  private void reply(HttpExchange exchange, int status, String type, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", type);
     exchange.sendResponseHeaders(status, bytes.length);

@@ -1,7 +1,7 @@
 package io.sluice.cli;
 
-import io.sluice.config.ConfigLoader;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.config.ConfigLoader;
 import io.sluice.core.Application;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -36,7 +36,8 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--management-port",
       paramLabel = "PORT",
-      description = "Serve GET /metrics (Prometheus) and GET /health on this port; 0 picks a free one.")
+      description =
+          "Serve GET /metrics (Prometheus) and GET /health on this port; 0 picks a free one.")
   Integer managementPort;
 
   @Option(
@@ -49,15 +50,19 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrometheusMeterRegistry registry = ManagementServer.registry();
-    Application app =
-        ConfigLoader.load(config, classpath.loader()).meterRegistry(registry).build();
+    Application app = ConfigLoader.load(config, classpath.loader()).meterRegistry(registry).build();
     ShutdownSignal signal = ShutdownSignal.install();
     ManagementServer management =
-        managementPort == null ? null : ManagementServer.start(managementHost, managementPort, registry);
+        managementPort == null
+            ? null
+            : ManagementServer.start(managementHost, managementPort, registry);
     try {
       app.start();
-      LOG.info("Sluice {} is running {} flow(s) from {}; stop it with Ctrl+C or SIGTERM",
-          VersionProvider.version(), app.flows().size(), config);
+      LOG.info(
+          "Sluice {} is running {} flow(s) from {}; stop it with Ctrl+C or SIGTERM",
+          VersionProvider.version(),
+          app.flows().size(),
+          config);
       if (management != null) {
         LOG.info("Metrics at http://{}:{}/metrics", managementHost, management.port());
       }
@@ -69,15 +74,19 @@ final class RunCommand implements Callable<Integer> {
     }
   }
 
-  private int awaitSignalAndStop(Application app, ShutdownSignal signal) throws InterruptedException {
+  private int awaitSignalAndStop(Application app, ShutdownSignal signal)
+      throws InterruptedException {
     String received = signal.await();
-    LOG.info("{} received: stopping; messages in flight get up to {} to finish", received,
+    LOG.info(
+        "{} received: stopping; messages in flight get up to {} to finish",
+        received,
         app.shutdownTimeout());
     if (app.stop()) {
       LOG.info("Stopped cleanly");
       return ExitCodes.OK;
     }
-    LOG.warn("Stopped with messages unfinished after {}; their sources still hold them",
+    LOG.warn(
+        "Stopped with messages unfinished after {}; their sources still hold them",
         app.shutdownTimeout());
     return ExitCodes.FAILED;
   }

@@ -3,8 +3,8 @@ package io.sluice.cli;
 import io.sluice.config.ConfigLoader;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** {@code sluice schema}: prints the JSON Schema of the configuration, for IDEs. */
 @Command(

@@ -5,9 +5,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import sun.misc.Signal;
 
 /**
- * Waits for SIGTERM or SIGINT. Handling the signals ourselves (instead of in a shutdown hook)
- * lets the command stop its flows gracefully and then exit with its own code, 0 after a clean
- * stop, where a shutdown hook would leave the JVM to exit with 143. A second signal during the drain exits at once with code 1.
+ * Waits for SIGTERM or SIGINT. Handling the signals ourselves (instead of in a shutdown hook) lets
+ * the command stop its flows gracefully and then exit with its own code, 0 after a clean stop,
+ * where a shutdown hook would leave the JVM to exit with 143. A second signal during the drain
+ * exits at once with code 1.
  */
 final class ShutdownSignal {
 
@@ -28,8 +29,11 @@ final class ShutdownSignal {
   private void receive(String signalName) {
     if (!name.compareAndSet(null, signalName)) {
       // A second signal while draining: the user wants out now.
-      System.err.println("sluice: " + signalName + " again: exiting now, without waiting for"
-          + " messages in flight (files still in their directory are read at the next start)");
+      System.err.println(
+          "sluice: "
+              + signalName
+              + " again: exiting now, without waiting for"
+              + " messages in flight (files still in their directory are read at the next start)");
       Runtime.getRuntime().halt(ExitCodes.FAILED);
     }
     received.countDown();

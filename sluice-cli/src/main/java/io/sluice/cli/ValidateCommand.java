@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sluice validate}: checks a configuration and reports every problem at once. */
 @Command(
@@ -30,10 +30,17 @@ final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     var application = ConfigLoader.load(config, classpath.loader()).build();
-    spec.commandLine().getOut().printf(
-        "%s is valid: %d flow(s): %s%n", config, application.flows().size(),
-        String.join(", ", application.flows().stream().map(f -> f.name()
-            + " (" + f.strategy().name() + ")").toList()));
+    spec.commandLine()
+        .getOut()
+        .printf(
+            "%s is valid: %d flow(s): %s%n",
+            config,
+            application.flows().size(),
+            String.join(
+                ", ",
+                application.flows().stream()
+                    .map(f -> f.name() + " (" + f.strategy().name() + ")")
+                    .toList()));
     return ExitCodes.OK;
   }
 }

@@ -39,7 +39,9 @@ class CommandLineTest {
   @Test
   void validateListsEveryErrorWithItsLineAndExitsTwo() throws Exception {
     Path config = work.resolve("bad.yaml");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         flows:
           - name: broken
             strategy:
@@ -53,14 +55,18 @@ class CommandLineTest {
     CliRun run = CliRun.of("validate", config.toString());
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err())
-        .contains("maxThreadsActive").contains("bad.yaml:5")
-        .contains("mesage").contains("bad.yaml:9");
+        .contains("maxThreadsActive")
+        .contains("bad.yaml:5")
+        .contains("mesage")
+        .contains("bad.yaml:9");
   }
 
   @Test
   void aComponentThatCannotBeLoadedIsNamedWithTheClasspath() throws Exception {
     Path config = work.resolve("component.yaml");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         flows:
           - name: c
             processors:
@@ -68,13 +74,18 @@ class CommandLineTest {
         """);
     CliRun run = CliRun.of("validate", config.toString());
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).contains("com.acme.Missing").contains("classpath").contains("component.yaml:4");
+    assertThat(run.err())
+        .contains("com.acme.Missing")
+        .contains("classpath")
+        .contains("component.yaml:4");
   }
 
   @Test
   void runFailsNamingAMissingInputDirectory() throws Exception {
     Path config = work.resolve("missing.yaml");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         flows:
           - name: reader
             source:

@@ -32,7 +32,8 @@ class FileCopyExampleRunsAsAProcessTest {
 
     try (SluiceProcess sluice =
         SluiceProcess.start(work, "run", "file-copy.yaml", "--management-port", "0")) {
-      await().atMost(Duration.ofSeconds(60))
+      await()
+          .atMost(Duration.ofSeconds(60))
           .until(() -> count(work.resolve("done")) == 20 || !sluice.isAlive());
       assertThat(sluice.isAlive()).as("still running; log:%n%s", sluice.log()).isTrue();
       String metrics = scrape(sluice.log());
@@ -54,9 +55,11 @@ class FileCopyExampleRunsAsAProcessTest {
   private static String scrape(String log) throws Exception {
     Matcher port = Pattern.compile("Metrics at (http://[^ ]+/metrics)").matcher(log);
     assertThat(port.find()).as("metrics address in the log:%n%s", log).isTrue();
-    HttpResponse<String> response = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(port.group(1))).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(port.group(1))).build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     return response.body();
   }

@@ -51,8 +51,9 @@ class LaunchersFindAJdkTest {
   }
 
   private Result find() throws IOException, InterruptedException {
-    ProcessBuilder shell = new ProcessBuilder("/bin/sh", "-c",
-        ". ../bin/find-java.sh && sluice_find_java && echo \"$JAVA_HOME\"");
+    ProcessBuilder shell =
+        new ProcessBuilder(
+            "/bin/sh", "-c", ". ../bin/find-java.sh && sluice_find_java && echo \"$JAVA_HOME\"");
     Map<String, String> env = shell.environment();
     env.clear();
     env.put("PATH", tools.toString());
@@ -60,7 +61,8 @@ class LaunchersFindAJdkTest {
     shell.redirectErrorStream(true);
     Process process = shell.start();
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    return new Result(process.exitValue(),
+    return new Result(
+        process.exitValue(),
         new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
   }
 

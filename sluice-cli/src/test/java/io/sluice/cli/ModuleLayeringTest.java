@@ -17,36 +17,54 @@ class ModuleLayeringTest {
 
   @Test
   void theCoreDependsOnNoOtherModule() {
-    noClasses().that().resideInAPackage("io.sluice.core..")
-        .should().dependOnClassesThat()
-        .resideInAnyPackage("io.sluice.config..", "io.sluice.cli..", "io.sluice.testkit..",
-            "io.sluice.bench..")
+    noClasses()
+        .that()
+        .resideInAPackage("io.sluice.core..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.sluice.config..", "io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..")
         .check(SLUICE);
   }
 
   @Test
   void theConfigurationDependsOnlyOnTheCore() {
-    noClasses().that().resideInAPackage("io.sluice.config..")
-        .should().dependOnClassesThat()
+    noClasses()
+        .that()
+        .resideInAPackage("io.sluice.config..")
+        .should()
+        .dependOnClassesThat()
         .resideInAnyPackage("io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..")
         .check(SLUICE);
   }
 
   @Test
   void internalPackagesAreUsedOnlyInsideTheirModule() {
-    noClasses().that().resideOutsideOfPackage("io.sluice.core..")
-        .should().dependOnClassesThat().resideInAPackage("io.sluice.core.internal..")
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.sluice.core..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.core.internal..")
         .check(SLUICE);
-    noClasses().that().resideOutsideOfPackage("io.sluice.config..")
-        .should().dependOnClassesThat().resideInAPackage("io.sluice.config.internal..")
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.sluice.config..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.config.internal..")
         .allowEmptyShould(true)
         .check(SLUICE);
   }
 
   @Test
   void serviceProviderInterfacesDoNotReachIntoTheRuntime() {
-    noClasses().that().resideInAPackage("io.sluice.core.spi..")
-        .should().dependOnClassesThat().resideInAPackage("io.sluice.core.internal..")
+    noClasses()
+        .that()
+        .resideInAPackage("io.sluice.core.spi..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.core.internal..")
         .check(SLUICE);
   }
 }

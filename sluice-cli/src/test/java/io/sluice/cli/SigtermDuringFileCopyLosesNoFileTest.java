@@ -19,7 +19,9 @@ class SigtermDuringFileCopyLosesNoFileTest {
   @Test
   void everyFileIsEitherStillInTheInputOrCopiedWhole() throws Exception {
     // 2000 files at 10 ms each, 4 at a time: at least 5 s of work, so SIGTERM lands mid-run.
-    Files.writeString(work.resolve("copy.yaml"), """
+    Files.writeString(
+        work.resolve("copy.yaml"),
+        """
         sluice:
           shutdownTimeout: 30s
         flows:
@@ -41,7 +43,8 @@ class SigtermDuringFileCopyLosesNoFileTest {
     }
 
     try (SluiceProcess sluice = SluiceProcess.start(work, "run", "copy.yaml")) {
-      await().atMost(Duration.ofSeconds(60))
+      await()
+          .atMost(Duration.ofSeconds(60))
           .until(() -> count(work.resolve("done")) >= 50 || !sluice.isAlive());
       sluice.terminate();
       assertThat(sluice.awaitExit(60)).as("exit code; log:%n%s", sluice.log()).isZero();

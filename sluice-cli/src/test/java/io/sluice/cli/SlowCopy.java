@@ -6,8 +6,8 @@ import io.sluice.core.spi.Processor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A test component that simulates 10 ms of blocking work per message, so that a run over many
- * files is still going when the test sends SIGTERM. (It simulates work; no test waits on it.)
+ * A test component that simulates 10 ms of blocking work per message, so that a run over many files
+ * is still going when the test sends SIGTERM. (It simulates work; no test waits on it.)
  */
 public final class SlowCopy implements Processor {
 

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code sluice} command as a child process, on this test's classpath (so test components
- * are loadable), with its output in a log file.
+ * The {@code sluice} command as a child process, on this test's classpath (so test components are
+ * loadable), with its output in a log file.
  */
 final class SluiceProcess implements AutoCloseable {
 
@@ -23,12 +23,22 @@ final class SluiceProcess implements AutoCloseable {
 
   static SluiceProcess start(Path workDir, String... args) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
     command.addAll(List.of(args));
     Path log = workDir.resolve("sluice.log");
-    Process process = new ProcessBuilder(command).directory(workDir.toFile())
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process process =
+        new ProcessBuilder(command)
+            .directory(workDir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     return new SluiceProcess(process, log);
   }
 

@@ -34,8 +34,14 @@ final class ApplicationMapper {
       ConfigNode nameNode = node.get("name");
       String earlier = name == null ? null : firstFlowPath.putIfAbsent(name, nameNode.path());
       if (earlier != null) {
-        problems.add(nameNode.path(), name, "must be unique; the flow at " + earlier + " ("
-            + problems.locate(earlier) + ") has this name too");
+        problems.add(
+            nameNode.path(),
+            name,
+            "must be unique; the flow at "
+                + earlier
+                + " ("
+                + problems.locate(earlier)
+                + ") has this name too");
       }
       Flow flow = flowMapper.flow(node);
       if (flow != null) {

@@ -11,11 +11,11 @@ import java.nio.file.Path;
 
 /**
  * Reads a Sluice YAML configuration file into an {@link Application.Builder}. The file is checked
- * against the shipped JSON Schema ({@link #schema()}), then mapped to flows; every problem found
- * on the way (YAML syntax, schema violations, expressions that do not compile, invalid cron
+ * against the shipped JSON Schema ({@link #schema()}), then mapped to flows; every problem found on
+ * the way (YAML syntax, schema violations, expressions that do not compile, invalid cron
  * expressions, component classes that cannot be loaded, duplicate flow names) is reported at once
- * in one {@link ConfigurationException}, each with its dotted path, the bad value, the rule and
- * its {@code file:line:column}.
+ * in one {@link ConfigurationException}, each with its dotted path, the bad value, the rule and its
+ * {@code file:line:column}.
  *
  * <p>Relative directories in the file are resolved against the file's own directory, so a
  * configuration means the same whatever the working directory.
@@ -25,8 +25,8 @@ public final class ConfigLoader {
   private ConfigLoader() {}
 
   /**
-   * Reads {@code file}, loading components with the thread's context class loader (or this
-   * class's loader when there is none).
+   * Reads {@code file}, loading components with the thread's context class loader (or this class's
+   * loader when there is none).
    */
   public static Application.Builder load(Path file) {
     ClassLoader context = Thread.currentThread().getContextClassLoader();
@@ -40,9 +40,12 @@ public final class ConfigLoader {
     try {
       yaml = Files.readString(absolute, StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
-      throw new ConfigurationException(new ConfigProblem(YamlTreeReader.FILE, absolute,
-          "could not be read (" + e + "); check that the file exists and is readable",
-          absolute.toString()));
+      throw new ConfigurationException(
+          new ConfigProblem(
+              YamlTreeReader.FILE,
+              absolute,
+              "could not be read (" + e + "); check that the file exists and is readable",
+              absolute.toString()));
     }
     Path directory = absolute.getParent() != null ? absolute.getParent() : absolute;
     return parse(absolute.getFileName().toString(), yaml, directory, componentLoader);

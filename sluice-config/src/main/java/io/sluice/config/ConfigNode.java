@@ -51,7 +51,10 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     if (value.isIntegralNumber() && value.canConvertToInt()) {
       return value.intValue();
     }
-    problems.add(SourceMap.child(path, key), value.asText(), "must be a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE);
+    problems.add(
+        SourceMap.child(path, key),
+        value.asText(),
+        "must be a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE);
     return defaultValue;
   }
 
@@ -62,7 +65,9 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     }
     Duration value = Durations.parse(text);
     if (value == null) {
-      problems.add(SourceMap.child(path, key), text,
+      problems.add(
+          SourceMap.child(path, key),
+          text,
           "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)");
       return defaultValue;
     }
@@ -77,9 +82,11 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     try {
       return Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      problems.add(SourceMap.child(path, key), text, "must be one of: "
-          + String.join(", ", Arrays.stream(type.getEnumConstants()).map(Enum::name)
-              .toList()));
+      problems.add(
+          SourceMap.child(path, key),
+          text,
+          "must be one of: "
+              + String.join(", ", Arrays.stream(type.getEnumConstants()).map(Enum::name).toList()));
       return defaultValue;
     }
   }
@@ -110,8 +117,8 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
   }
 
   /**
-   * The one key of a map that must hold exactly one ({@code - logger: {...}}), with its value as
-   * a node (an empty map when the value is empty); null after recording a problem otherwise.
+   * The one key of a map that must hold exactly one ({@code - logger: {...}}), with its value as a
+   * node (an empty map when the value is empty); null after recording a problem otherwise.
    */
   Map.Entry<String, ConfigNode> single() {
     if (!node.isObject() || node.size() != 1) {
@@ -120,7 +127,7 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     }
     Map.Entry<String, JsonNode> only = node.properties().iterator().next();
     JsonNode value = only.getValue().isNull() ? MissingNode.getInstance() : only.getValue();
-    return Map.entry(only.getKey(),
-        new ConfigNode(value, SourceMap.child(path, only.getKey()), problems));
+    return Map.entry(
+        only.getKey(), new ConfigNode(value, SourceMap.child(path, only.getKey()), problems));
   }
 }

@@ -5,7 +5,10 @@ import java.time.format.DateTimeParseException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Reads the durations of configuration files: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, or ISO-8601. */
+/**
+ * Reads the durations of configuration files: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h},
+ * or ISO-8601.
+ */
 final class Durations {
 
   private static final Pattern SHORT = Pattern.compile("([0-9]+)(ms|s|m|h)");

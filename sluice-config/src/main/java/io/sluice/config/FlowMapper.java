@@ -23,7 +23,6 @@ import java.util.Map;
 /** Maps one entry of {@code flows}: its strategy, source, processors, sinks and error handler. */
 final class FlowMapper {
 
-
   private final ProcessorMapper processorMapper;
   private final ProblemCollector problems;
 
@@ -43,8 +42,8 @@ final class FlowMapper {
     if (strategy == null) {
       return null;
     }
-    return problems.attempt(node.path(),
-        () -> new Flow(name, source, processors, sinks, errorHandler, strategy));
+    return problems.attempt(
+        node.path(), () -> new Flow(name, source, processors, sinks, errorHandler, strategy));
   }
 
   private ProcessingStrategy strategy(ConfigNode node) {
@@ -65,7 +64,8 @@ final class FlowMapper {
         ThreadingProfile receiver = profile(s.get("receiver"));
         ThreadingProfile flow = profile(s.get("flow"));
         ThreadingProfile dispatcher = profile(s.get("dispatcher"));
-        yield receiver == null || flow == null || dispatcher == null ? null
+        yield receiver == null || flow == null || dispatcher == null
+            ? null
             : new ProcessingStrategy.Staged(receiver, flow, dispatcher);
       }
       case "auto" -> {
@@ -76,8 +76,11 @@ final class FlowMapper {
         Duration waitTimeout = s.duration("waitTimeout", d.waitTimeout());
         int initialLimit = s.integer("initialLimit", d.initialLimit());
         int maxLimit = s.integer("maxLimit", d.maxLimit());
-        yield problems.attempt(s.path(), () -> new ProcessingStrategy.Auto(
-            maxInFlight, backpressure, waitTimeout, initialLimit, maxLimit));
+        yield problems.attempt(
+            s.path(),
+            () ->
+                new ProcessingStrategy.Auto(
+                    maxInFlight, backpressure, waitTimeout, initialLimit, maxLimit));
       }
       default -> {
         problems.add(s.path(), kind.getKey(), "is not a strategy; use synchronous, staged or auto");
@@ -88,13 +91,14 @@ final class FlowMapper {
 
   private ThreadingProfile profile(ConfigNode node) {
     ThreadingProfile d = ThreadingProfile.DEFAULT;
-    ThreadingProfile.Builder profile = ThreadingProfile.builder()
-        .maxThreadsActive(node.integer("maxThreadsActive", d.maxThreadsActive()))
-        .maxQueue(node.integer("maxQueue", d.maxQueue()))
-        .exhaustedAction(node.enumValue("exhaustedAction", ExhaustedAction.class,
-            d.exhaustedAction()))
-        .waitTimeout(node.duration("waitTimeout", d.waitTimeout()))
-        .idleTtl(node.duration("idleTtl", d.idleTtl()));
+    ThreadingProfile.Builder profile =
+        ThreadingProfile.builder()
+            .maxThreadsActive(node.integer("maxThreadsActive", d.maxThreadsActive()))
+            .maxQueue(node.integer("maxQueue", d.maxQueue()))
+            .exhaustedAction(
+                node.enumValue("exhaustedAction", ExhaustedAction.class, d.exhaustedAction()))
+            .waitTimeout(node.duration("waitTimeout", d.waitTimeout()))
+            .idleTtl(node.duration("idleTtl", d.idleTtl()));
     return problems.attempt(node.path(), profile::build);
   }
 
@@ -117,12 +121,12 @@ final class FlowMapper {
           problems.add(s.get("queue").path(), null, "is required");
           yield null;
         }
-        yield problems.attempt(s.get("consumers").path(),
-            () -> new VmListenerSource(queue, consumers));
+        yield problems.attempt(
+            s.get("consumers").path(), () -> new VmListenerSource(queue, consumers));
       }
       default -> {
-        problems.add(s.path(), kind.getKey(),
-            "is not a source; use file, scheduler or vm-listener");
+        problems.add(
+            s.path(), kind.getKey(), "is not a source; use file, scheduler or vm-listener");
         yield null;
       }
     };
@@ -133,12 +137,13 @@ final class FlowMapper {
     if (directory == null) {
       return null;
     }
-    FileSourceConfig.Builder config = FileSourceConfig.builder(directory)
-        .pattern(s.text("pattern", "*"))
-        .pollingFrequency(s.duration("pollingFrequency", Duration.ofSeconds(1)))
-        .minAge(s.duration("minAge", Duration.ZERO))
-        .afterRead(s.enumValue("afterRead", AfterRead.class, AfterRead.DELETE))
-        .maxConcurrentFiles(s.integer("maxConcurrentFiles", 16));
+    FileSourceConfig.Builder config =
+        FileSourceConfig.builder(directory)
+            .pattern(s.text("pattern", "*"))
+            .pollingFrequency(s.duration("pollingFrequency", Duration.ofSeconds(1)))
+            .minAge(s.duration("minAge", Duration.ZERO))
+            .afterRead(s.enumValue("afterRead", AfterRead.class, AfterRead.DELETE))
+            .maxConcurrentFiles(s.integer("maxConcurrentFiles", 16));
     if (s.has("moveTo")) {
       config.moveTo(processorMapper.directory(s, "moveTo"));
     }
@@ -155,16 +160,18 @@ final class FlowMapper {
     if (fixed) {
       Duration frequency = s.duration("frequency", null);
       Duration startDelay = s.duration("startDelay", Duration.ZERO);
-      return frequency == null ? null : problems.attempt(s.path(),
-          () -> SchedulerSource.fixedFrequency(frequency, startDelay));
+      return frequency == null
+          ? null
+          : problems.attempt(s.path(), () -> SchedulerSource.fixedFrequency(frequency, startDelay));
     }
     String cronPath = s.get("cron").path();
     String cron = s.text("cron", null);
     ZoneId zone = zone(s);
     // The scheduler validates its own cron; with a bad zone (already reported) it still checks
     // the expression, against UTC, so both problems are reported at once.
-    Source source = problems.attempt("",
-        () -> SchedulerSource.cron(cronPath, cron, zone == null ? ZoneOffset.UTC : zone));
+    Source source =
+        problems.attempt(
+            "", () -> SchedulerSource.cron(cronPath, cron, zone == null ? ZoneOffset.UTC : zone));
     return zone == null ? null : source;
   }
 
@@ -176,7 +183,9 @@ final class FlowMapper {
     try {
       return ZoneId.of(text);
     } catch (DateTimeException e) {
-      problems.add(s.get("timeZone").path(), text,
+      problems.add(
+          s.get("timeZone").path(),
+          text,
           "is not a known time zone; use a region such as Europe/Paris, or UTC");
       return null;
     }

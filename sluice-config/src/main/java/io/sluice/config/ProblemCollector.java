@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Collects every problem of one configuration file, each located in the file, so that they can
- * all be reported at once. Problems the core's builders raise while mapping are caught here and
- * given the path and line of the key they came from.
+ * Collects every problem of one configuration file, each located in the file, so that they can all
+ * be reported at once. Problems the core's builders raise while mapping are caught here and given
+ * the path and line of the key they came from.
  */
 final class ProblemCollector {
 
@@ -30,9 +30,11 @@ final class ProblemCollector {
   void add(ConfigProblem problem) {
     ConfigProblem located =
         problem.source() != null ? problem : problem.at(sourceMap.locate(problem.path()));
-    problems.add(located.path().isEmpty()
-        ? new ConfigProblem(YamlTreeReader.FILE, located.value(), located.rule(), located.source())
-        : located);
+    problems.add(
+        located.path().isEmpty()
+            ? new ConfigProblem(
+                YamlTreeReader.FILE, located.value(), located.rule(), located.source())
+            : located);
   }
 
   /**
@@ -83,8 +85,9 @@ final class ProblemCollector {
   void throwIfAny() {
     if (!problems.isEmpty()) {
       List<ConfigProblem> sorted = new ArrayList<>(problems);
-      sorted.sort(Comparator.comparingInt((ConfigProblem p) -> number(p.source(), 1))
-          .thenComparingInt(p -> number(p.source(), 2)));
+      sorted.sort(
+          Comparator.comparingInt((ConfigProblem p) -> number(p.source(), 1))
+              .thenComparingInt(p -> number(p.source(), 2)));
       throw new ConfigurationException(sorted);
     }
   }

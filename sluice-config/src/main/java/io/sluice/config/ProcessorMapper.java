@@ -58,16 +58,21 @@ final class ProcessorMapper {
       }
       ConfigNode branch = kind.getValue();
       List<String> types = branch.texts("types");
-      Expression when = branch.has("when")
-          ? problems.attempt("", () -> Expression.compile(branch.get("when").path(),
-              branch.text("when", null)))
-          : null;
+      Expression when =
+          branch.has("when")
+              ? problems.attempt(
+                  "",
+                  () -> Expression.compile(branch.get("when").path(), branch.text("when", null)))
+              : null;
       List<Processor> processors = processors(branch, "processors");
       switch (kind.getKey()) {
         case "onErrorContinue" -> branches.add(new OnError.Continue(types, when, processors));
         case "onErrorPropagate" -> branches.add(new OnError.Propagate(types, when, processors));
-        default -> problems.add(branch.path(), kind.getKey(),
-            "is not an error branch; use onErrorContinue or onErrorPropagate");
+        default ->
+            problems.add(
+                branch.path(),
+                kind.getKey(),
+                "is not an error branch; use onErrorContinue or onErrorPropagate");
       }
     }
     return branches;
@@ -78,7 +83,8 @@ final class ProcessorMapper {
       case "logger" -> {
         Template message = template(node, "message", "#[payload]");
         Level level = node.enumValue("level", Level.class, Level.INFO);
-        yield message == null ? null
+        yield message == null
+            ? null
             : new LoggerProcessor(message, level, node.text("category", null));
       }
       case "set-payload" -> {
@@ -93,9 +99,14 @@ final class ProcessorMapper {
       case "expression" -> {
         ProcessingType type =
             node.enumValue("processingType", ProcessingType.class, ProcessingType.CPU_LITE);
-        Expression expression = problems.attempt("", () -> Expression.compile(
-            node.get("expression").path(), node.text("expression", null)));
-        yield expression == null ? null
+        Expression expression =
+            problems.attempt(
+                "",
+                () ->
+                    Expression.compile(
+                        node.get("expression").path(), node.text("expression", null)));
+        yield expression == null
+            ? null
             : new ExpressionProcessor(expression, node.text("target", null), type);
       }
       case "component" -> component(node);
@@ -113,7 +124,8 @@ final class ProcessorMapper {
         Path directory = directory(node, "directory");
         Template fileName = template(node, "fileName", "#[attributes.fileName]");
         WriteMode mode = node.enumValue("mode", WriteMode.class, WriteMode.OVERWRITE);
-        yield directory == null || fileName == null ? null
+        yield directory == null || fileName == null
+            ? null
             : new FileWriteProcessor(directory, fileName, mode);
       }
       default -> {
@@ -131,8 +143,9 @@ final class ProcessorMapper {
     }
     ProcessingType type = node.enumValue("processingType", ProcessingType.class, null);
     String method = node.text("method", null);
-    return problems.attempt("", () ->
-        JavaComponentProcessor.load(node.path(), className, method, type, componentLoader));
+    return problems.attempt(
+        "",
+        () -> JavaComponentProcessor.load(node.path(), className, method, type, componentLoader));
   }
 
   /** A template at {@code key} (required when {@code defaultText} is null); null if broken. */

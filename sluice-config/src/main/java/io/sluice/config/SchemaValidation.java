@@ -49,28 +49,47 @@ final class SchemaValidation {
     JsonNode schemaNode = m.getSchemaNode();
     JsonNode parentSchema = TREE.at(parentPointer(m));
     return switch (m.getType()) {
-      case "additionalProperties" -> ConfigProblem.of(SourceMap.child(at, m.getProperty()),
-          m.getProperty(), unknownKey(m.getProperty(), parentSchema.path("properties")));
-      case "required" -> ConfigProblem.of(SourceMap.child(at, m.getProperty()), null,
-          "is required");
-      case "minProperties", "maxProperties" -> ConfigProblem.of(at, keysOrNull(m.getInstanceNode()),
-          "must hold exactly one of: " + keys(parentSchema.path("properties")));
-      case "oneOf" -> ConfigProblem.of(at, keysOrNull(m.getInstanceNode()),
-          "must hold exactly one of: " + requiredOfEach(schemaNode));
-      case "enum" -> ConfigProblem.of(at, value(m.getInstanceNode()),
-          "must be one of: " + String.join(", ", schemaNode.valueStream().map(JsonNode::asText)
-              .toList()));
-      case "minimum" -> ConfigProblem.of(at, value(m.getInstanceNode()),
-          "must be at least " + schemaNode.asText());
+      case "additionalProperties" ->
+          ConfigProblem.of(
+              SourceMap.child(at, m.getProperty()),
+              m.getProperty(),
+              unknownKey(m.getProperty(), parentSchema.path("properties")));
+      case "required" ->
+          ConfigProblem.of(SourceMap.child(at, m.getProperty()), null, "is required");
+      case "minProperties", "maxProperties" ->
+          ConfigProblem.of(
+              at,
+              keysOrNull(m.getInstanceNode()),
+              "must hold exactly one of: " + keys(parentSchema.path("properties")));
+      case "oneOf" ->
+          ConfigProblem.of(
+              at,
+              keysOrNull(m.getInstanceNode()),
+              "must hold exactly one of: " + requiredOfEach(schemaNode));
+      case "enum" ->
+          ConfigProblem.of(
+              at,
+              value(m.getInstanceNode()),
+              "must be one of: "
+                  + String.join(", ", schemaNode.valueStream().map(JsonNode::asText).toList()));
+      case "minimum" ->
+          ConfigProblem.of(
+              at, value(m.getInstanceNode()), "must be at least " + schemaNode.asText());
       case "minLength" -> ConfigProblem.of(at, value(m.getInstanceNode()), "must not be empty");
-      case "pattern" -> ConfigProblem.of(at, value(m.getInstanceNode()),
-          m.getSchemaLocation().toString().endsWith("/$defs/duration/pattern")
-              ? DURATION_RULE
-              : "must match the pattern " + schemaNode.asText());
-      case "type" -> ConfigProblem.of(at, value(m.getInstanceNode()),
-          m.getSchemaLocation().toString().endsWith("/$defs/duration/type")
-              ? DURATION_RULE + ", not a bare number"
-              : "must be " + typeWords(schemaNode) + ", not " + typeWord(m.getInstanceNode()));
+      case "pattern" ->
+          ConfigProblem.of(
+              at,
+              value(m.getInstanceNode()),
+              m.getSchemaLocation().toString().endsWith("/$defs/duration/pattern")
+                  ? DURATION_RULE
+                  : "must match the pattern " + schemaNode.asText());
+      case "type" ->
+          ConfigProblem.of(
+              at,
+              value(m.getInstanceNode()),
+              m.getSchemaLocation().toString().endsWith("/$defs/duration/type")
+                  ? DURATION_RULE + ", not a bare number"
+                  : "must be " + typeWords(schemaNode) + ", not " + typeWord(m.getInstanceNode()));
       default -> ConfigProblem.of(at, value(m.getInstanceNode()), m.getError());
     };
   }
@@ -88,9 +107,10 @@ final class SchemaValidation {
     String path = "";
     for (int i = 0; i < location.getNameCount(); i++) {
       Object element = location.getElement(i);
-      path = element instanceof Integer index
-          ? SourceMap.item(path, index)
-          : SourceMap.child(path, String.valueOf(element));
+      path =
+          element instanceof Integer index
+              ? SourceMap.item(path, index)
+              : SourceMap.child(path, String.valueOf(element));
     }
     return path;
   }
@@ -98,12 +118,14 @@ final class SchemaValidation {
   private static String unknownKey(String key, JsonNode known) {
     List<String> names = new ArrayList<>();
     known.fieldNames().forEachRemaining(names::add);
-    String closest = names.stream()
-        .min(Comparator.comparingInt(n -> distance(n.toLowerCase(Locale.ROOT),
-            key.toLowerCase(Locale.ROOT))))
-        .filter(n -> distance(n.toLowerCase(Locale.ROOT), key.toLowerCase(Locale.ROOT)) <= 2)
-        .map(n -> "did you mean '" + n + "'? ")
-        .orElse("");
+    String closest =
+        names.stream()
+            .min(
+                Comparator.comparingInt(
+                    n -> distance(n.toLowerCase(Locale.ROOT), key.toLowerCase(Locale.ROOT))))
+            .filter(n -> distance(n.toLowerCase(Locale.ROOT), key.toLowerCase(Locale.ROOT)) <= 2)
+            .map(n -> "did you mean '" + n + "'? ")
+            .orElse("");
     return "is not a known key; " + closest + "allowed here: " + String.join(", ", names);
   }
 

@@ -4,8 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Where each value of a configuration file was written: dotted path ({@code flows[0].name}) to
- * line and column. Jackson's tree keeps no locations, so {@link YamlTreeReader} records them as it
+ * Where each value of a configuration file was written: dotted path ({@code flows[0].name}) to line
+ * and column. Jackson's tree keeps no locations, so {@link YamlTreeReader} records them as it
  * builds the tree.
  */
 final class SourceMap {

@@ -18,8 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Builds a Jackson tree from YAML with the streaming parser, recording in a {@link SourceMap}
- * where each key and list item was written. Duplicate keys are problems, not silent overwrites.
+ * Builds a Jackson tree from YAML with the streaming parser, recording in a {@link SourceMap} where
+ * each key and list item was written. Duplicate keys are problems, not silent overwrites.
  */
 final class YamlTreeReader {
 
@@ -48,14 +48,19 @@ final class YamlTreeReader {
       sourceMap.put("", 1, 1);
       JsonNode root = value(parser, "");
       if (parser.nextToken() != null) {
-        problems.add(ConfigProblem.of(FILE, null, "holds more than one YAML document; put every"
-            + " flow in one document").at(position(parser.currentTokenLocation())));
+        problems.add(
+            ConfigProblem.of(
+                    FILE,
+                    null,
+                    "holds more than one YAML document; put every" + " flow in one document")
+                .at(position(parser.currentTokenLocation())));
       }
       return root;
     } catch (JsonProcessingException e) {
       JsonLocation where = e.getLocation();
-      problems.add(ConfigProblem.of(FILE, null, "is not valid YAML: " + describe(e))
-          .at(where == null ? sourceMap.locate("") : position(where)));
+      problems.add(
+          ConfigProblem.of(FILE, null, "is not valid YAML: " + describe(e))
+              .at(where == null ? sourceMap.locate("") : position(where)));
       return null;
     } catch (IOException e) {
       problems.add(FILE, null, "could not be read: " + e.getMessage());
@@ -71,8 +76,12 @@ final class YamlTreeReader {
         String key = parser.currentName();
         String child = SourceMap.child(path, key);
         if (object.has(key)) {
-          problems.add(ConfigProblem.of(child, key, "is a duplicate key; it was already set at "
-              + sourceMap.locate(child)).at(position(parser.currentTokenLocation())));
+          problems.add(
+              ConfigProblem.of(
+                      child,
+                      key,
+                      "is a duplicate key; it was already set at " + sourceMap.locate(child))
+                  .at(position(parser.currentTokenLocation())));
         }
         sourceMap.put(child, line(parser), column(parser));
         parser.nextToken();
@@ -108,8 +117,8 @@ final class YamlTreeReader {
   }
 
   /**
-   * SnakeYAML's message on one line: each "in 'reader', line N" becomes "(line N)" after the
-   * phrase it belongs to, and the echoed source line and its caret are left out.
+   * SnakeYAML's message on one line: each "in 'reader', line N" becomes "(line N)" after the phrase
+   * it belongs to, and the echoed source line and its caret are left out.
    */
   static String describe(JsonProcessingException e) {
     List<String> lines = e.getOriginalMessage().lines().toList();

@@ -38,10 +38,10 @@ class ConfigurationGuideIsTrueToTheSchemaTest {
     String guide = guide();
     TreeSet<String> keys = new TreeSet<>();
     EverySchemaPropertyHasADescriptionTest.forEachSchema(
-        EverySchemaPropertyHasADescriptionTest.schema(), "#",
+        EverySchemaPropertyHasADescriptionTest.schema(),
+        "#",
         (pointer, node) -> node.path("properties").fieldNames().forEachRemaining(keys::add));
-    assertThat(keys).isNotEmpty()
-        .allSatisfy(key -> assertThat(guide).contains("`" + key + "`"));
+    assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(guide).contains("`" + key + "`"));
   }
 
   @Test

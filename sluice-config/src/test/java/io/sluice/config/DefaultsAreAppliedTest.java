@@ -35,7 +35,9 @@ class DefaultsAreAppliedTest {
 
   @Test
   void profilesLeftOutOrPartlyWrittenKeepTheDefaults() {
-    Application application = Configs.build("""
+    Application application =
+        Configs.build(
+            """
         flows:
           - name: sync
             strategy: { synchronous: {} }
@@ -46,23 +48,32 @@ class DefaultsAreAppliedTest {
         """);
     assertThat(application.flows().get(0).strategy())
         .isEqualTo(new ProcessingStrategy.Synchronous(ThreadingProfile.DEFAULT));
-    assertThat(application.flows().get(1).strategy()).isEqualTo(new ProcessingStrategy.Staged(
-        ThreadingProfile.DEFAULT, ThreadingProfile.builder().maxThreadsActive(2).build(),
-        ThreadingProfile.DEFAULT));
+    assertThat(application.flows().get(1).strategy())
+        .isEqualTo(
+            new ProcessingStrategy.Staged(
+                ThreadingProfile.DEFAULT,
+                ThreadingProfile.builder().maxThreadsActive(2).build(),
+                ThreadingProfile.DEFAULT));
     ProcessingStrategy.Auto d = ProcessingStrategy.Auto.DEFAULT;
-    assertThat(application.flows().get(2).strategy()).isEqualTo(new ProcessingStrategy.Auto(
-        5, d.backpressure(), d.waitTimeout(), d.initialLimit(), d.maxLimit()));
+    assertThat(application.flows().get(2).strategy())
+        .isEqualTo(
+            new ProcessingStrategy.Auto(
+                5, d.backpressure(), d.waitTimeout(), d.initialLimit(), d.maxLimit()));
   }
 
   @Test
   void aLoggerWithoutSettingsLogsThePayloadAtInfo() {
-    Flow flow = Configs.build("""
+    Flow flow =
+        Configs.build(
+                """
         flows:
           - name: log
             processors:
               - logger:
               - logger: {}
-        """).flows().get(0);
+        """)
+            .flows()
+            .get(0);
     for (var processor : flow.processors()) {
       LoggerProcessor logger = (LoggerProcessor) processor;
       assertThat(Fields.ofType(logger, Template.class).text()).isEqualTo("#[payload]");
@@ -73,7 +84,9 @@ class DefaultsAreAppliedTest {
 
   @Test
   void connectorsDefaultWhatTheyDoNotSay() {
-    Flow flow = Configs.build("""
+    Flow flow =
+        Configs.build(
+                """
         flows:
           - name: files
             source: { file: { directory: in } }
@@ -82,7 +95,9 @@ class DefaultsAreAppliedTest {
               - expression: { expression: "1 + 1" }
             sinks:
               - file-write: { directory: out }
-        """).flows().get(0);
+        """)
+            .flows()
+            .get(0);
     assertThat(Fields.ofType(flow.source(), FileSourceConfig.class))
         .isEqualTo(FileSourceConfig.builder(Path.of("/etc/sluice/in")).build())
         .satisfies(c -> assertThat(c.afterRead()).isEqualTo(AfterRead.DELETE));
@@ -91,23 +106,29 @@ class DefaultsAreAppliedTest {
     assertThat(flow.processors().get(1).processingType()).isEqualTo(ProcessingType.CPU_LITE);
     assertThat(Fields.ofType(flow.sinks().get(0), Template.class).text())
         .isEqualTo("#[attributes.fileName]");
-    assertThat(Fields.ofType(flow.sinks().get(0), WriteMode.class))
-        .isEqualTo(WriteMode.OVERWRITE);
+    assertThat(Fields.ofType(flow.sinks().get(0), WriteMode.class)).isEqualTo(WriteMode.OVERWRITE);
   }
 
   @Test
   void anEmptyErrorBranchTakesEveryErrorAndDoesNothing() {
-    Flow flow = Configs.build("""
+    Flow flow =
+        Configs.build(
+                """
         flows:
           - name: forgiving
             errorHandler:
               - onErrorContinue:
-        """).flows().get(0);
-    assertThat(flow.errorHandler()).singleElement().isInstanceOfSatisfying(OnError.Continue.class,
-        branch -> {
-          assertThat(branch.types()).isEmpty();
-          assertThat(branch.when()).isNull();
-          assertThat(branch.processors()).isEmpty();
-        });
+        """)
+            .flows()
+            .get(0);
+    assertThat(flow.errorHandler())
+        .singleElement()
+        .isInstanceOfSatisfying(
+            OnError.Continue.class,
+            branch -> {
+              assertThat(branch.types()).isEmpty();
+              assertThat(branch.when()).isNull();
+              assertThat(branch.processors()).isEmpty();
+            });
   }
 }

@@ -10,8 +10,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DurationsAreReadInShortAndIsoFormTest {
 
   @ParameterizedTest
-  @CsvSource({"500ms, PT0.5S", "30s, PT30S", "2m, PT2M", "1h, PT1H", "0s, PT0S",
-      "PT30S, PT30S", "PT1.5S, PT1.5S", "P1DT2H, PT26H"})
+  @CsvSource({
+    "500ms, PT0.5S",
+    "30s, PT30S",
+    "2m, PT2M",
+    "1h, PT1H",
+    "0s, PT0S",
+    "PT30S, PT30S",
+    "PT1.5S, PT1.5S",
+    "P1DT2H, PT26H"
+  })
   void aValidDurationIsRead(String text, String iso) {
     assertThat(Durations.parse(text)).isEqualTo(Duration.parse(iso));
   }

@@ -30,32 +30,39 @@ class EverySchemaPropertyHasADescriptionTest {
   @Test
   void everyObjectForbidsUnknownKeys() throws IOException {
     List<String> open = new ArrayList<>();
-    forEachSchema(schema(), "#", (pointer, node) -> {
-      if (node.has("properties") && !node.path("additionalProperties").isBoolean()) {
-        open.add(pointer);
-      }
-    });
+    forEachSchema(
+        schema(),
+        "#",
+        (pointer, node) -> {
+          if (node.has("properties") && !node.path("additionalProperties").isBoolean()) {
+            open.add(pointer);
+          }
+        });
     assertThat(open).isEmpty();
   }
 
   @Test
   void theSchemaIsValidDraft202012() {
-    var metaSchema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
-        .getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
+    var metaSchema =
+        JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+            .getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
     assertThat(metaSchema.validate(ConfigLoader.schema(), InputFormat.JSON)).isEmpty();
   }
 
   private static void walk(JsonNode node, String pointer, List<String> undescribed) {
-    forEachSchema(node, pointer, (at, schema) -> {
-      if (!at.endsWith("/items") && !schema.path("description").isTextual()) {
-        undescribed.add(at);
-      }
-    });
+    forEachSchema(
+        node,
+        pointer,
+        (at, schema) -> {
+          if (!at.endsWith("/items") && !schema.path("description").isTextual()) {
+            undescribed.add(at);
+          }
+        });
   }
 
   /** Calls {@code visit} on every property, definition and item schema, depth first. */
-  static void forEachSchema(JsonNode node, String pointer,
-      java.util.function.BiConsumer<String, JsonNode> visit) {
+  static void forEachSchema(
+      JsonNode node, String pointer, java.util.function.BiConsumer<String, JsonNode> visit) {
     visit.accept(pointer, node);
     for (String container : List.of("properties", "$defs")) {
       for (Map.Entry<String, JsonNode> child : node.path(container).properties()) {

@@ -39,19 +39,23 @@ class FullExampleMapsToFlowsTest {
 
   @BeforeAll
   static void load() throws IOException {
-    try (InputStream in = FullExampleMapsToFlowsTest.class.getResourceAsStream("/full-example.yaml")) {
+    try (InputStream in =
+        FullExampleMapsToFlowsTest.class.getResourceAsStream("/full-example.yaml")) {
       application = Configs.build(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
   }
 
   private static Flow flow(String name) {
-    return application.flows().stream().filter(f -> f.name().equals(name)).findFirst()
+    return application.flows().stream()
+        .filter(f -> f.name().equals(name))
+        .findFirst()
         .orElseThrow();
   }
 
   @Test
   void applicationSettingsAreRead() {
-    assertThat(application.flows()).extracting(Flow::name)
+    assertThat(application.flows())
+        .extracting(Flow::name)
         .containsExactly("copy-files", "ticker", "audit");
     assertThat(application.shutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(application.vmQueues().queue("any").capacity()).isEqualTo(50);
@@ -59,24 +63,35 @@ class FullExampleMapsToFlowsTest {
 
   @Test
   void eachStrategyCarriesItsValues() {
-    assertThat(flow("copy-files").strategy()).isEqualTo(new ProcessingStrategy.Synchronous(
-        new ThreadingProfile(4, 20, ExhaustedAction.REJECT, Duration.ofSeconds(5),
-            Duration.ofMinutes(2))));
-    assertThat(flow("ticker").strategy()).isEqualTo(new ProcessingStrategy.Staged(
-        ThreadingProfile.builder().maxThreadsActive(2).build(),
-        ThreadingProfile.builder().maxThreadsActive(3).build(),
-        ThreadingProfile.builder().maxThreadsActive(1).maxQueue(0).build()));
-    assertThat(flow("audit").strategy()).isEqualTo(new ProcessingStrategy.Auto(
-        100, ExhaustedAction.REJECT, Duration.ofSeconds(1), 4, 64));
+    assertThat(flow("copy-files").strategy())
+        .isEqualTo(
+            new ProcessingStrategy.Synchronous(
+                new ThreadingProfile(
+                    4, 20, ExhaustedAction.REJECT, Duration.ofSeconds(5), Duration.ofMinutes(2))));
+    assertThat(flow("ticker").strategy())
+        .isEqualTo(
+            new ProcessingStrategy.Staged(
+                ThreadingProfile.builder().maxThreadsActive(2).build(),
+                ThreadingProfile.builder().maxThreadsActive(3).build(),
+                ThreadingProfile.builder().maxThreadsActive(1).maxQueue(0).build()));
+    assertThat(flow("audit").strategy())
+        .isEqualTo(
+            new ProcessingStrategy.Auto(100, ExhaustedAction.REJECT, Duration.ofSeconds(1), 4, 64));
   }
 
   @Test
   void eachSourceIsOfItsKind() {
     assertThat(flow("copy-files").source()).isInstanceOf(FileSource.class);
     assertThat(Fields.ofType(flow("copy-files").source(), FileSourceConfig.class))
-        .isEqualTo(new FileSourceConfig(Path.of("/etc/sluice/in"), "*.txt",
-            Duration.ofMillis(500), Duration.ofSeconds(1), AfterRead.MOVE,
-            Path.of("/etc/sluice/done"), 8));
+        .isEqualTo(
+            new FileSourceConfig(
+                Path.of("/etc/sluice/in"),
+                "*.txt",
+                Duration.ofMillis(500),
+                Duration.ofSeconds(1),
+                AfterRead.MOVE,
+                Path.of("/etc/sluice/done"),
+                8));
     assertThat(flow("ticker").source()).isInstanceOf(SchedulerSource.class);
     assertThat(flow("audit").source()).isInstanceOf(VmListenerSource.class);
     assertThat(Fields.ofType(flow("audit").source(), int.class)).isEqualTo(2);
@@ -85,13 +100,19 @@ class FullExampleMapsToFlowsTest {
   @Test
   void processorsKeepTheirKindsAndOrder() {
     Flow flow = flow("copy-files");
-    assertThat(flow.processors()).hasExactlyElementsOfTypes(
-        LoggerProcessor.class, SetPayloadProcessor.class, SetVariableProcessor.class,
-        ExpressionProcessor.class, JavaComponentProcessor.class, AsyncScope.class,
-        VmPublishProcessor.class);
+    assertThat(flow.processors())
+        .hasExactlyElementsOfTypes(
+            LoggerProcessor.class,
+            SetPayloadProcessor.class,
+            SetVariableProcessor.class,
+            ExpressionProcessor.class,
+            JavaComponentProcessor.class,
+            AsyncScope.class,
+            VmPublishProcessor.class);
     LoggerProcessor logger = (LoggerProcessor) flow.processors().get(0);
     assertThat(Fields.ofType(logger, Level.class)).isEqualTo(Level.DEBUG);
-    assertThat(Fields.ofType(logger, Template.class).text()).isEqualTo("got #[attributes.fileName]");
+    assertThat(Fields.ofType(logger, Template.class).text())
+        .isEqualTo("got #[attributes.fileName]");
     assertThat(Fields.ofType(logger, String.class)).isEqualTo("copy");
     assertThat(flow.processors().get(3).processingType()).isEqualTo(ProcessingType.CPU_INTENSIVE);
     assertThat(flow.processors().get(4).processingType()).isEqualTo(ProcessingType.CPU_LITE);
@@ -105,8 +126,7 @@ class FullExampleMapsToFlowsTest {
   void sinksAreMappedLikeProcessors() {
     FileWriteProcessor sink = (FileWriteProcessor) flow("copy-files").sinks().get(0);
     assertThat(Fields.ofType(sink, Path.class)).isEqualTo(Path.of("/etc/sluice/out"));
-    assertThat(Fields.ofType(sink, Template.class).text())
-        .isEqualTo("#[attributes.fileName].done");
+    assertThat(Fields.ofType(sink, Template.class).text()).isEqualTo("#[attributes.fileName].done");
     assertThat(Fields.ofType(sink, WriteMode.class)).isEqualTo(WriteMode.CREATE_NEW);
   }
 

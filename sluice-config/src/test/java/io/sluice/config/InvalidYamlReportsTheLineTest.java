@@ -10,16 +10,23 @@ class InvalidYamlReportsTheLineTest {
 
   @Test
   void aBadIndentIsReportedAtItsLine() {
-    List<ConfigProblem> problems = Configs.problems("""
+    List<ConfigProblem> problems =
+        Configs.problems(
+            """
         flows:
           - name: a
            processors: []
         """);
-    assertThat(problems).singleElement().satisfies(p -> {
-      assertThat(p.source()).isEqualTo("app.yaml:3:4");
-      assertThat(p.rule()).startsWith("is not valid YAML").contains("(line 2)")
-          .doesNotContain("^");
-    });
+    assertThat(problems)
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.source()).isEqualTo("app.yaml:3:4");
+              assertThat(p.rule())
+                  .startsWith("is not valid YAML")
+                  .contains("(line 2)")
+                  .doesNotContain("^");
+            });
   }
 
   @Test
@@ -31,21 +38,27 @@ class InvalidYamlReportsTheLineTest {
 
   @Test
   void aDuplicateKeyIsReportedAtTheSecondOne() {
-    List<ConfigProblem> problems = Configs.problems("""
+    List<ConfigProblem> problems =
+        Configs.problems(
+            """
         flows:
           - name: a
             name: b
         """);
-    assertThat(problems).singleElement().satisfies(p -> {
-      assertThat(p.path()).isEqualTo("flows[0].name");
-      assertThat(p.source()).isEqualTo("app.yaml:3:5");
-      assertThat(p.rule()).contains("duplicate key").contains("app.yaml:2:5");
-    });
+    assertThat(problems)
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.path()).isEqualTo("flows[0].name");
+              assertThat(p.source()).isEqualTo("app.yaml:3:5");
+              assertThat(p.rule()).contains("duplicate key").contains("app.yaml:2:5");
+            });
   }
 
   @Test
   void anEmptyFileIsReported() {
-    assertThat(Configs.problems("# nothing here\n")).singleElement()
+    assertThat(Configs.problems("# nothing here\n"))
+        .singleElement()
         .satisfies(p -> assertThat(p.rule()).contains("is empty"));
   }
 }

@@ -31,7 +31,9 @@ class LoadedConfigurationRunsEndToEndTest {
 
   @Test
   void aCallerFlowGetsTheListenerFlowsAnswerOverAVmQueue() throws Exception {
-    Application.Builder builder = Configs.parse("""
+    Application.Builder builder =
+        Configs.parse(
+            """
         sluice:
           shutdownTimeout: 5s
         flows:
@@ -53,7 +55,8 @@ class LoadedConfigurationRunsEndToEndTest {
 
       assertThat(answer.payload()).isEqualTo("HELLO!");
       assertThat(answer.variable("asked")).isEqualTo("hello");
-      assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage)
+      assertThat(logged.list)
+          .extracting(ILoggingEvent::getFormattedMessage)
           .containsExactly("shouting HELLO!");
     }
   }

@@ -3,8 +3,8 @@ package io.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.sluice.core.Flow;
 import io.sluice.core.ConfigurationException;
+import io.sluice.core.Flow;
 import io.sluice.core.file.FileSourceConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,7 +19,10 @@ class RelativeDirectoriesResolveAgainstTheFileTest {
   @Test
   void relativeDirectoriesAreTakenFromTheConfigurationFilesDirectory() throws IOException {
     Path configDir = Files.createDirectories(temp.resolve("conf"));
-    Path file = Files.writeString(configDir.resolve("app.yaml"), """
+    Path file =
+        Files.writeString(
+            configDir.resolve("app.yaml"),
+            """
         flows:
           - name: files
             source: { file: { directory: in, afterRead: MOVE, moveTo: ../archive/done } }
@@ -42,7 +45,8 @@ class RelativeDirectoriesResolveAgainstTheFileTest {
     ConfigurationException e =
         catchThrowableOfType(ConfigurationException.class, () -> ConfigLoader.load(file));
 
-    assertThat(e.problems()).singleElement()
+    assertThat(e.problems())
+        .singleElement()
         .satisfies(p -> assertThat(p.source()).isEqualTo("orders.yaml:1:12"));
   }
 
@@ -53,6 +57,8 @@ class RelativeDirectoriesResolveAgainstTheFileTest {
     ConfigurationException e =
         catchThrowableOfType(ConfigurationException.class, () -> ConfigLoader.load(missing));
 
-    assertThat(e).hasMessageContaining(missing.toString()).hasMessageContaining("could not be read");
+    assertThat(e)
+        .hasMessageContaining(missing.toString())
+        .hasMessageContaining("could not be read");
   }
 }

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class SchemaErrorsAreReportedTogetherTest {
 
-  private static final String BROKEN = """
+  private static final String BROKEN =
+      """
       sluice:
         vmQueueCapacity: lots
       flows:
@@ -39,10 +40,9 @@ class SchemaErrorsAreReportedTogetherTest {
             tuple("sluice.vmQueueCapacity", "lots", "app.yaml:2:3"),
             tuple("flows[0].nmae", "nmae", "app.yaml:4:5"),
             tuple("flows[0].strategy.synchronous.receiver.maxThreadsActive", 0, "app.yaml:9:11"),
-            tuple("flows[0].strategy.synchronous.receiver.exhaustedAction", "WIAT",
-                "app.yaml:10:11"),
-            tuple("flows[0].strategy.synchronous.receiver.idleTtl", "10 minutes",
-                "app.yaml:11:11"),
+            tuple(
+                "flows[0].strategy.synchronous.receiver.exhaustedAction", "WIAT", "app.yaml:10:11"),
+            tuple("flows[0].strategy.synchronous.receiver.idleTtl", "10 minutes", "app.yaml:11:11"),
             tuple("flows[0].source.vm-listener.queue", null, "app.yaml:13:7"),
             tuple("flows[0].processors[0].logger.level", "LOUD", "app.yaml:15:19"),
             tuple("flows[0].processors[1].frobnicate", "frobnicate", "app.yaml:16:9"),
@@ -52,25 +52,28 @@ class SchemaErrorsAreReportedTogetherTest {
   @Test
   void rulesAreWrittenInWords() {
     List<ConfigProblem> problems = Configs.problems(BROKEN);
-    assertThat(problems).extracting(ConfigProblem::rule).containsExactly(
-        "must be an integer, not a string",
-        "is not a known key; did you mean 'name'? allowed here: name, strategy, source,"
-            + " processors, sinks, errorHandler",
-        "must be at least 1",
-        "must be one of: WAIT, REJECT, CALLER_RUNS, DISCARD",
-        "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)",
-        "is required",
-        "must be one of: TRACE, DEBUG, INFO, WARN, ERROR",
-        "is not a known key; allowed here: logger, set-payload, set-variable, expression,"
-            + " component, async, vm-publish, vm-request, file-write",
-        "must hold exactly one of: synchronous, staged, auto");
+    assertThat(problems)
+        .extracting(ConfigProblem::rule)
+        .containsExactly(
+            "must be an integer, not a string",
+            "is not a known key; did you mean 'name'? allowed here: name, strategy, source,"
+                + " processors, sinks, errorHandler",
+            "must be at least 1",
+            "must be one of: WAIT, REJECT, CALLER_RUNS, DISCARD",
+            "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)",
+            "is required",
+            "must be one of: TRACE, DEBUG, INFO, WARN, ERROR",
+            "is not a known key; allowed here: logger, set-payload, set-variable, expression,"
+                + " component, async, vm-publish, vm-request, file-write",
+            "must hold exactly one of: synchronous, staged, auto");
   }
 
   @Test
   void theMessageListsEveryProblemWithItsPosition() {
     assertThat(Configs.problems(BROKEN).toString())
-        .contains("app.yaml:9:11: flows[0].strategy.synchronous.receiver.maxThreadsActive:"
-            + " value '0' must be at least 1");
+        .contains(
+            "app.yaml:9:11: flows[0].strategy.synchronous.receiver.maxThreadsActive:"
+                + " value '0' must be at least 1");
   }
 
   @Test
@@ -82,20 +85,26 @@ class SchemaErrorsAreReportedTogetherTest {
 
   @Test
   void aFileThatIsNotAMapIsReportedAsAWhole() {
-    assertThat(Configs.problems("- name: a\n")).singleElement().satisfies(p -> {
-      assertThat(p.path()).isEqualTo("(file)");
-      assertThat(p.rule()).isEqualTo("must be a map, not a list");
-      assertThat(p.source()).isEqualTo("app.yaml:1:1");
-    });
+    assertThat(Configs.problems("- name: a\n"))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.path()).isEqualTo("(file)");
+              assertThat(p.rule()).isEqualTo("must be a map, not a list");
+              assertThat(p.source()).isEqualTo("app.yaml:1:1");
+            });
   }
 
   @Test
   void aBareNumberWhereADurationBelongsSaysWhatADurationLooksLike() {
     assertThat(Configs.problems("sluice: { shutdownTimeout: 5 }\nflows: []\n"))
-        .singleElement().satisfies(p -> {
-          assertThat(p.path()).isEqualTo("sluice.shutdownTimeout");
-          assertThat(p.rule()).startsWith("must be a duration: a whole number with a unit")
-              .endsWith("not a bare number");
-        });
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.path()).isEqualTo("sluice.shutdownTimeout");
+              assertThat(p.rule())
+                  .startsWith("must be a duration: a whole number with a unit")
+                  .endsWith("not a bare number");
+            });
   }
 }

@@ -50,8 +50,8 @@ public final class Application implements AutoCloseable {
   }
 
   /**
-   * Stops gracefully: sources stop, messages in flight get the shutdown timeout to finish.
-   * Returns true when every message finished in time. Calling it again does nothing.
+   * Stops gracefully: sources stop, messages in flight get the shutdown timeout to finish. Returns
+   * true when every message finished in time. Calling it again does nothing.
    */
   public synchronized boolean stop() {
     if (!started || stopped) {
@@ -145,15 +145,21 @@ public final class Application implements AutoCloseable {
       Set<String> names = new HashSet<>();
       for (int i = 0; i < flows.size(); i++) {
         Flow flow = flows.get(i);
-        problems.check(names.add(flow.name()), "flows[" + i + "].name", flow.name(),
+        problems.check(
+            names.add(flow.name()),
+            "flows[" + i + "].name",
+            flow.name(),
             "must be unique; another flow has this name");
       }
       problems.check(clock != null, "clock", null, "is required");
       problems.check(meterRegistry != null, "meterRegistry", null, "is required");
-      problems.check(shutdownTimeout != null && !shutdownTimeout.isNegative(), "shutdownTimeout",
-          shutdownTimeout, "must be zero or a positive duration");
-      problems.check(vmQueueCapacity >= 1, "vmQueueCapacity", vmQueueCapacity,
-          "must be at least 1");
+      problems.check(
+          shutdownTimeout != null && !shutdownTimeout.isNegative(),
+          "shutdownTimeout",
+          shutdownTimeout,
+          "must be zero or a positive duration");
+      problems.check(
+          vmQueueCapacity >= 1, "vmQueueCapacity", vmQueueCapacity, "must be at least 1");
       problems.throwIfAny();
       return new Application(this);
     }

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A flow: a source, the processors each message goes through, the sinks it ends in, what
- * happens on error, and the strategy that spreads the work over threads.
+ * A flow: a source, the processors each message goes through, the sinks it ends in, what happens on
+ * error, and the strategy that spreads the work over threads.
  *
  * <p>Immutable; built with {@link #builder(String)}, which reports every broken rule at once.
  *
@@ -16,8 +16,7 @@ import java.util.regex.Pattern;
  * @param source where messages come from, or null for a flow that is only called (a VM queue
  *     request-reply target, for example, still has a source; a sub-flow would not)
  * @param processors the steps, in order
- * @param sinks where messages end; in the {@code staged} strategy they run on the dispatcher
- *     stage
+ * @param sinks where messages end; in the {@code staged} strategy they run on the dispatcher stage
  * @param errorHandler the error branches, tried in order; when none matches the error propagates
  * @param strategy how the work is spread over threads
  */
@@ -34,7 +33,10 @@ public record Flow(
   /** Copies the lists and checks the rules. */
   public Flow {
     ConfigProblems problems = new ConfigProblems();
-    problems.check(name != null && NAME.matcher(name).matches(), "name", name,
+    problems.check(
+        name != null && NAME.matcher(name).matches(),
+        "name",
+        name,
         "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'");
     problems.check(processors != null, "processors", null, "is required (may be empty)");
     problems.check(sinks != null, "sinks", null, "is required (may be empty)");

@@ -7,12 +7,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A message is what flows through Sluice: a payload, the attributes its source attached (file
- * name, headers, queue name) and the variables processors set along the way.
+ * A message is what flows through Sluice: a payload, the attributes its source attached (file name,
+ * headers, queue name) and the variables processors set along the way.
  *
  * <p>Messages are immutable. Every {@code with*} method returns a new message that shares what it
- * did not change, so a copy on change costs one small object (and one map copy when a map
- * changes). The payload itself is not copied: treat it as immutable too.
+ * did not change, so a copy on change costs one small object (and one map copy when a map changes).
+ * The payload itself is not copied: treat it as immutable too.
  */
 public final class Message {
 
@@ -24,7 +24,10 @@ public final class Message {
   private final FlowError error;
 
   private Message(
-      Object payload, Map<String, Object> attributes, Map<String, Object> variables, FlowError error) {
+      Object payload,
+      Map<String, Object> attributes,
+      Map<String, Object> variables,
+      FlowError error) {
     this.payload = payload;
     this.attributes = attributes;
     this.variables = variables;
@@ -139,7 +142,13 @@ public final class Message {
     if (shown.length() > 80) {
       shown = shown.substring(0, 77) + "...";
     }
-    return "Message[payload=" + shown + ", attributes=" + attributes.keySet()
-        + ", variables=" + variables.keySet() + (error == null ? "" : ", error=" + error) + "]";
+    return "Message[payload="
+        + shown
+        + ", attributes="
+        + attributes.keySet()
+        + ", variables="
+        + variables.keySet()
+        + (error == null ? "" : ", error=" + error)
+        + "]";
   }
 }

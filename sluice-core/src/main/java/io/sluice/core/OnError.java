@@ -5,9 +5,9 @@ import io.sluice.core.spi.Processor;
 import java.util.List;
 
 /**
- * One branch of a flow's error handler: which errors it takes, the processors it runs on the
- * failed message (whose {@link Message#error()} is set), and whether the flow then succeeds
- * ({@link Continue}) or fails ({@link Propagate}).
+ * One branch of a flow's error handler: which errors it takes, the processors it runs on the failed
+ * message (whose {@link Message#error()} is set), and whether the flow then succeeds ({@link
+ * Continue}) or fails ({@link Propagate}).
  */
 public sealed interface OnError permits OnError.Continue, OnError.Propagate {
 

@@ -18,8 +18,8 @@ public sealed interface ProcessingStrategy
   }
 
   /**
-   * Thread per message: a receiver thread from the profile's pool carries each message through
-   * the whole flow, blocking calls included.
+   * Thread per message: a receiver thread from the profile's pool carries each message through the
+   * whole flow, blocking calls included.
    *
    * @param receiver the receiver pool
    */
@@ -64,8 +64,8 @@ public sealed interface ProcessingStrategy
   }
 
   /**
-   * No pool to size: CPU_LITE work runs on the thread that holds the message, CPU_INTENSIVE on
-   * one shared pool sized to the cores, BLOCKING_IO on virtual threads under an adaptive limit.
+   * No pool to size: CPU_LITE work runs on the thread that holds the message, CPU_INTENSIVE on one
+   * shared pool sized to the cores, BLOCKING_IO on virtual threads under an adaptive limit.
    *
    * @param maxInFlight the most messages the flow holds at once; past it the source waits, is
    *     refused or sheds, as {@code backpressure} says
@@ -90,12 +90,21 @@ public sealed interface ProcessingStrategy
     public Auto {
       ConfigProblems problems = new ConfigProblems();
       problems.check(maxInFlight >= 1, "maxInFlight", maxInFlight, "must be at least 1");
-      problems.check(backpressure != null && backpressure != ExhaustedAction.CALLER_RUNS,
-          "backpressure", backpressure, "must be one of WAIT, REJECT, DISCARD");
-      problems.check(waitTimeout != null && waitTimeout.isPositive(), "waitTimeout", waitTimeout,
+      problems.check(
+          backpressure != null && backpressure != ExhaustedAction.CALLER_RUNS,
+          "backpressure",
+          backpressure,
+          "must be one of WAIT, REJECT, DISCARD");
+      problems.check(
+          waitTimeout != null && waitTimeout.isPositive(),
+          "waitTimeout",
+          waitTimeout,
           "must be a positive duration");
       problems.check(initialLimit >= 1, "initialLimit", initialLimit, "must be at least 1");
-      problems.check(maxLimit >= initialLimit, "maxLimit", maxLimit,
+      problems.check(
+          maxLimit >= initialLimit,
+          "maxLimit",
+          maxLimit,
           "must be at least initialLimit (" + initialLimit + ")");
       problems.throwIfAny();
     }

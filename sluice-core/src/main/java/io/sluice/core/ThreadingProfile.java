@@ -26,14 +26,17 @@ public record ThreadingProfile(
   /** Checks every rule and lists every violation at once. */
   public ThreadingProfile {
     ConfigProblems problems = new ConfigProblems();
-    problems.check(maxThreadsActive >= 1, "maxThreadsActive", maxThreadsActive,
-        "must be at least 1");
+    problems.check(
+        maxThreadsActive >= 1, "maxThreadsActive", maxThreadsActive, "must be at least 1");
     problems.check(maxQueue >= 0, "maxQueue", maxQueue, "must be 0 or more");
     problems.check(exhaustedAction != null, "exhaustedAction", null, "is required");
-    problems.check(waitTimeout != null && waitTimeout.isPositive(), "waitTimeout", waitTimeout,
+    problems.check(
+        waitTimeout != null && waitTimeout.isPositive(),
+        "waitTimeout",
+        waitTimeout,
         "must be a positive duration");
-    problems.check(idleTtl != null && idleTtl.isPositive(), "idleTtl", idleTtl,
-        "must be a positive duration");
+    problems.check(
+        idleTtl != null && idleTtl.isPositive(), "idleTtl", idleTtl, "must be a positive duration");
     problems.throwIfAny();
   }
 
@@ -84,7 +87,8 @@ public record ThreadingProfile(
 
     /** The profile; fails listing every broken rule. */
     public ThreadingProfile build() {
-      return new ThreadingProfile(maxThreadsActive, maxQueue, exhaustedAction, waitTimeout, idleTtl);
+      return new ThreadingProfile(
+          maxThreadsActive, maxQueue, exhaustedAction, waitTimeout, idleTtl);
     }
   }
 }

@@ -22,10 +22,12 @@ class AsyncScopeRunsDetachedFromTheFlowTest {
   }
 
   private static Application start(ProcessingStrategy strategy, Processor... inScope) {
-    Flow flow = Flow.builder("async").strategy(strategy)
-        .processor(new AsyncScope(List.of(inScope)))
-        .processor(m -> m.withVariable("after", true))
-        .build();
+    Flow flow =
+        Flow.builder("async")
+            .strategy(strategy)
+            .processor(new AsyncScope(List.of(inScope)))
+            .processor(m -> m.withVariable("after", true))
+            .build();
     Application app = Application.builder().flow(flow).build();
     app.start();
     return app;
@@ -37,10 +39,11 @@ class AsyncScopeRunsDetachedFromTheFlowTest {
       throws Exception {
     Gate gate = Gate.blocking();
     AtomicReference<Message> seen = new AtomicReference<>();
-    Processor changeCopy = m -> {
-      seen.set(m);
-      return m.withPayload("changed by the scope").withVariable("scope", true);
-    };
+    Processor changeCopy =
+        m -> {
+          seen.set(m);
+          return m.withPayload("changed by the scope").withVariable("scope", true);
+        };
     try (Application app = start(strategy, gate, changeCopy)) {
       Message out = app.send("async", Message.of("in")).get(10, TimeUnit.SECONDS);
       await().until(() -> gate.holding() == 1); // the scope runs, and is held, after the flow ended
@@ -58,16 +61,24 @@ class AsyncScopeRunsDetachedFromTheFlowTest {
   @MethodSource("strategies")
   void anErrorInTheScopeIsNotSeenByTheFlow(ProcessingStrategy strategy) throws Exception {
     AtomicBoolean failed = new AtomicBoolean();
-    Processor failing = m -> {
-      failed.set(true);
-      throw new IllegalStateException("scope broke");
-    };
+    Processor failing =
+        m -> {
+          failed.set(true);
+          throw new IllegalStateException("scope broke");
+        };
     try (Application app = start(strategy, failing)) {
       Message out = app.send("async", Message.of("in")).get(10, TimeUnit.SECONDS);
       assertThat(out.variable("after")).isEqualTo(true);
       await().untilTrue(failed);
-      await().until(() -> app.meterRegistry().get("sluice.flow.messages").tag("outcome", "failed")
-          .counter().count() == 1);
+      await()
+          .until(
+              () ->
+                  app.meterRegistry()
+                          .get("sluice.flow.messages")
+                          .tag("outcome", "failed")
+                          .counter()
+                          .count()
+                      == 1);
     }
   }
 
@@ -76,22 +87,35 @@ class AsyncScopeRunsDetachedFromTheFlowTest {
   void anErrorInTheScopeDoesNotRunTheFlowsErrorHandler(ProcessingStrategy strategy)
       throws Exception {
     AtomicBoolean handled = new AtomicBoolean();
-    Processor failing = m -> {
-      throw new IllegalStateException("scope broke");
-    };
-    Flow flow = Flow.builder("async").strategy(strategy)
-        .processor(new AsyncScope(List.of(failing)))
-        .onError(new OnError.Continue(List.of(), null, List.of(m -> {
-          handled.set(true);
-          return m;
-        })))
-        .build();
+    Processor failing =
+        m -> {
+          throw new IllegalStateException("scope broke");
+        };
+    Flow flow =
+        Flow.builder("async")
+            .strategy(strategy)
+            .processor(new AsyncScope(List.of(failing)))
+            .onError(
+                new OnError.Continue(
+                    List.of(),
+                    null,
+                    List.of(
+                        m -> {
+                          handled.set(true);
+                          return m;
+                        })))
+            .build();
     try (Application app = Application.builder().flow(flow).build()) {
       app.start();
       app.send("async", Message.of("in")).get(10, TimeUnit.SECONDS);
       // The flow's message and the scope's copy both end; only then is the handler's run known.
-      await().until(() -> app.meterRegistry().get("sluice.flow.messages").counters().stream()
-          .mapToDouble(c -> c.count()).sum() == 2);
+      await()
+          .until(
+              () ->
+                  app.meterRegistry().get("sluice.flow.messages").counters().stream()
+                          .mapToDouble(c -> c.count())
+                          .sum()
+                      == 2);
       assertThat(handled).as("the flow's error handler ran for the scope's error").isFalse();
     }
   }

@@ -20,9 +20,11 @@ class AutoStrategyBoundsTheMessagesInFlightTest {
   private final Gate gate = Gate.blocking();
 
   private Application start(ExhaustedAction backpressure) {
-    Flow flow = Flow.builder("bounded")
-        .strategy(new ProcessingStrategy.Auto(3, backpressure, Duration.ofMillis(300), 16, 100))
-        .processor(gate).build();
+    Flow flow =
+        Flow.builder("bounded")
+            .strategy(new ProcessingStrategy.Auto(3, backpressure, Duration.ofMillis(300), 16, 100))
+            .processor(gate)
+            .build();
     Application app = Application.builder().flow(flow).build();
     app.start();
     return app;
@@ -41,15 +43,30 @@ class AutoStrategyBoundsTheMessagesInFlightTest {
       List<CompletableFuture<Message>> held = fill(app);
       CompletableFuture<Message> fourth = app.send("bounded", Message.of(4));
       assertThat(fourth).isCompletedExceptionally();
-      assertThatThrownBy(fourth::get).isInstanceOf(ExecutionException.class)
-          .cause().isInstanceOfSatisfying(FlowBusyException.class, busy -> {
-            assertThat(busy.stage()).isEqualTo("auto");
-            assertThat(busy.getMessage()).contains("maxInFlight 3");
-          });
-      assertThat(app.meterRegistry().get("sluice.stage.rejected").tag("flow", "bounded")
-          .tag("stage", "auto").functionCounter().count()).isEqualTo(1);
-      assertThat(app.meterRegistry().get("sluice.flow.inflight").tag("flow", "bounded")
-          .gauge().value()).isEqualTo(3);
+      assertThatThrownBy(fourth::get)
+          .isInstanceOf(ExecutionException.class)
+          .cause()
+          .isInstanceOfSatisfying(
+              FlowBusyException.class,
+              busy -> {
+                assertThat(busy.stage()).isEqualTo("auto");
+                assertThat(busy.getMessage()).contains("maxInFlight 3");
+              });
+      assertThat(
+              app.meterRegistry()
+                  .get("sluice.stage.rejected")
+                  .tag("flow", "bounded")
+                  .tag("stage", "auto")
+                  .functionCounter()
+                  .count())
+          .isEqualTo(1);
+      assertThat(
+              app.meterRegistry()
+                  .get("sluice.flow.inflight")
+                  .tag("flow", "bounded")
+                  .gauge()
+                  .value())
+          .isEqualTo(3);
 
       gate.open();
       for (CompletableFuture<Message> result : held) {

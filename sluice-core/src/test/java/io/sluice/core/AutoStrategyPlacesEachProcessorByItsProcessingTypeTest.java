@@ -19,9 +19,14 @@ class AutoStrategyPlacesEachProcessorByItsProcessingTypeTest {
   private final ThreadRecorder afterIo = new ThreadRecorder("afterIo", ProcessingType.CPU_LITE);
 
   private Application start() {
-    Flow flow = Flow.builder("auto")
-        .processor(lite).processor(cpu).processor(afterCpu).processor(io).processor(afterIo)
-        .build();
+    Flow flow =
+        Flow.builder("auto")
+            .processor(lite)
+            .processor(cpu)
+            .processor(afterCpu)
+            .processor(io)
+            .processor(afterIo)
+            .build();
     Application app = Application.builder().flow(flow).build();
     app.start();
     return app;
@@ -34,9 +39,11 @@ class AutoStrategyPlacesEachProcessorByItsProcessingTypeTest {
       Message out = app.send("auto", Message.of("x")).get(10, TimeUnit.SECONDS);
       assertThat(lite.threads()).containsExactly(Thread.currentThread());
       assertThat((String) out.variable("cpu")).matches("sluice-cpu-\\d+");
-      assertThat(out.variable("afterCpu")).as("CPU_LITE stays where the message is")
+      assertThat(out.variable("afterCpu"))
+          .as("CPU_LITE stays where the message is")
           .isEqualTo(out.variable("cpu"));
-      assertThat(io.threads()).singleElement()
+      assertThat(io.threads())
+          .singleElement()
           .satisfies(t -> assertThat(t.isVirtual()).isTrue())
           .satisfies(t -> assertThat(t.getName()).startsWith("sluice-auto-io-"));
       assertThat(afterIo.threads()).containsExactlyElementsOf(io.threads());
@@ -47,12 +54,15 @@ class AutoStrategyPlacesEachProcessorByItsProcessingTypeTest {
   void blockingWorkGetsAVirtualThreadOfItsOwnEvenWhenTheSubmitterIsVirtual() throws Exception {
     try (Application app = start()) {
       AtomicReference<CompletableFuture<Message>> result = new AtomicReference<>();
-      Thread submitter = Thread.ofVirtual().name("virtual-source")
-          .start(() -> result.set(app.send("auto", Message.of("x"))));
+      Thread submitter =
+          Thread.ofVirtual()
+              .name("virtual-source")
+              .start(() -> result.set(app.send("auto", Message.of("x"))));
       submitter.join(10_000);
       result.get().get(10, TimeUnit.SECONDS);
       assertThat(lite.threads()).containsExactly(submitter);
-      assertThat(io.threads()).singleElement()
+      assertThat(io.threads())
+          .singleElement()
           .satisfies(t -> assertThat(t.isVirtual()).isTrue())
           .isNotSameAs(submitter);
     }

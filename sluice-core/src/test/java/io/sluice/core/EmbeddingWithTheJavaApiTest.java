@@ -32,19 +32,24 @@ class EmbeddingWithTheJavaApiTest {
     }
 
     ThreadingProfile profile = ThreadingProfile.builder().maxThreadsActive(4).maxQueue(100).build();
-    Flow copy = Flow.builder("file-copy")
-        .strategy(new ProcessingStrategy.Staged(profile, profile, profile))
-        .source(new FileSource(FileSourceConfig.builder(in)
-            .pattern("*.txt")
-            .pollingFrequency(Duration.ofMillis(50))
-            .afterRead(AfterRead.MOVE)
-            .moveTo(done)
-            .build()))
-        .processor(new LoggerProcessor(
-            Template.parse("message", "copying #[attributes.fileName]"), Level.INFO, null))
-        .sink(new FileWriteProcessor(
-            out, Template.parse("fileName", "#[attributes.fileName]"), WriteMode.OVERWRITE))
-        .build();
+    Flow copy =
+        Flow.builder("file-copy")
+            .strategy(new ProcessingStrategy.Staged(profile, profile, profile))
+            .source(
+                new FileSource(
+                    FileSourceConfig.builder(in)
+                        .pattern("*.txt")
+                        .pollingFrequency(Duration.ofMillis(50))
+                        .afterRead(AfterRead.MOVE)
+                        .moveTo(done)
+                        .build()))
+            .processor(
+                new LoggerProcessor(
+                    Template.parse("message", "copying #[attributes.fileName]"), Level.INFO, null))
+            .sink(
+                new FileWriteProcessor(
+                    out, Template.parse("fileName", "#[attributes.fileName]"), WriteMode.OVERWRITE))
+            .build();
 
     try (Application app = Application.builder().flow(copy).build()) {
       app.start();

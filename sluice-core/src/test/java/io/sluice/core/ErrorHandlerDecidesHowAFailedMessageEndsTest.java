@@ -49,10 +49,12 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
 
   private static CompletableFuture<Message> result(
       ProcessingStrategy strategy, Exception error, OnError... branches) {
-    Flow.Builder builder = Flow.builder("errors").strategy(strategy)
-        .processor(m -> m.withVariable("before", true))
-        .processor(new Failing(error))
-        .processor(m -> m.withPayload("not reached"));
+    Flow.Builder builder =
+        Flow.builder("errors")
+            .strategy(strategy)
+            .processor(m -> m.withVariable("before", true))
+            .processor(new Failing(error))
+            .processor(m -> m.withPayload("not reached"));
     for (OnError branch : branches) {
       builder.onError(branch);
     }
@@ -84,10 +86,16 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
       ProcessingStrategy strategy) throws Exception {
     IOException boom = new IOException("disk on fire");
     AtomicReference<FlowError> seen = new AtomicReference<>();
-    Message out = run(strategy, boom, onErrorContinue(List.of(), m -> {
-      seen.set(m.error().orElseThrow());
-      return m.withPayload("handled");
-    }));
+    Message out =
+        run(
+            strategy,
+            boom,
+            onErrorContinue(
+                List.of(),
+                m -> {
+                  seen.set(m.error().orElseThrow());
+                  return m.withPayload("handled");
+                }));
     assertThat(out.payload()).isEqualTo("handled");
     assertThat(out.variable("before")).isEqualTo(true);
     assertThat(out.error()).isEmpty();
@@ -99,11 +107,18 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
   void onErrorPropagateRunsItsProcessorsThenFailsWithTheOriginalError(ProcessingStrategy strategy) {
     IOException boom = new IOException("disk on fire");
     AtomicReference<Message> seen = new AtomicReference<>();
-    CompletableFuture<Message> result = result(strategy, boom,
-        new OnError.Propagate(List.of(), null, List.of(m -> {
-          seen.set(m);
-          return m;
-        })));
+    CompletableFuture<Message> result =
+        result(
+            strategy,
+            boom,
+            new OnError.Propagate(
+                List.of(),
+                null,
+                List.of(
+                    m -> {
+                      seen.set(m);
+                      return m;
+                    })));
     assertThat(failure(result)).isSameAs(boom);
     assertThat(seen.get().error()).map(FlowError::cause).containsSame(boom);
   }
@@ -111,11 +126,18 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
   @Test
   void typesMatchBySimpleNameQualifiedNameAndSuperclass() throws Exception {
     ProcessingStrategy sync = new ProcessingStrategy.Synchronous(Profiles.threads(1));
-    for (String type : List.of("FileNotFoundException", "java.io.FileNotFoundException",
-        "IOException", "java.lang.Exception")) {
-      Message out = run(sync, new FileNotFoundException("x"),
-          onErrorContinue(List.of("IllegalStateException"), m -> m.withPayload("wrong branch")),
-          onErrorContinue(List.of(type), m -> m.withPayload("handled")));
+    for (String type :
+        List.of(
+            "FileNotFoundException",
+            "java.io.FileNotFoundException",
+            "IOException",
+            "java.lang.Exception")) {
+      Message out =
+          run(
+              sync,
+              new FileNotFoundException("x"),
+              onErrorContinue(List.of("IllegalStateException"), m -> m.withPayload("wrong branch")),
+              onErrorContinue(List.of(type), m -> m.withPayload("handled")));
       assertThat(out.payload()).as(type).isEqualTo("handled");
     }
   }
@@ -123,20 +145,29 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
   @Test
   void whenExpressionChoosesTheBranch() throws Exception {
     ProcessingStrategy sync = new ProcessingStrategy.Synchronous(Profiles.threads(1));
-    Message out = run(sync, new IOException("quota exceeded"),
-        new OnError.Continue(List.of(), Expression.compile("when", "error.message == 'other'"),
-            List.of(m -> m.withPayload("wrong branch"))),
-        new OnError.Continue(List.of(), Expression.compile("when",
-            "error.message.startsWith('quota') && vars.before"), List.of(m -> m.withPayload("quota"))));
+    Message out =
+        run(
+            sync,
+            new IOException("quota exceeded"),
+            new OnError.Continue(
+                List.of(),
+                Expression.compile("when", "error.message == 'other'"),
+                List.of(m -> m.withPayload("wrong branch"))),
+            new OnError.Continue(
+                List.of(),
+                Expression.compile("when", "error.message.startsWith('quota') && vars.before"),
+                List.of(m -> m.withPayload("quota"))));
     assertThat(out.payload()).isEqualTo("quota");
   }
 
   @Test
   void anErrorNoBranchTakesPropagatesAsItIs() {
     IOException boom = new IOException("disk on fire");
-    CompletableFuture<Message> result = result(
-        new ProcessingStrategy.Synchronous(Profiles.threads(1)), boom,
-        onErrorContinue(List.of("IllegalStateException"), m -> m));
+    CompletableFuture<Message> result =
+        result(
+            new ProcessingStrategy.Synchronous(Profiles.threads(1)),
+            boom,
+            onErrorContinue(List.of("IllegalStateException"), m -> m));
     assertThat(failure(result)).isSameAs(boom);
   }
 
@@ -145,9 +176,15 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
   void anErrorInTheHandlerWinsWithTheOriginalSuppressed(ProcessingStrategy strategy) {
     IOException boom = new IOException("disk on fire");
     IllegalStateException handlerFailed = new IllegalStateException("handler broke");
-    CompletableFuture<Message> result = result(strategy, boom, onErrorContinue(List.of(), m -> {
-      throw handlerFailed;
-    }));
+    CompletableFuture<Message> result =
+        result(
+            strategy,
+            boom,
+            onErrorContinue(
+                List.of(),
+                m -> {
+                  throw handlerFailed;
+                }));
     assertThat(failure(result)).isSameAs(handlerFailed);
     assertThat(handlerFailed.getSuppressed()).containsExactly(boom);
   }
@@ -156,31 +193,44 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
   @MethodSource("strategies")
   void aHandlerThatRethrowsTheOriginalErrorFailsTheMessageWithIt(ProcessingStrategy strategy) {
     IOException boom = new IOException("disk on fire");
-    CompletableFuture<Message> result = result(strategy, boom, onErrorContinue(List.of(), m -> {
-      throw (Exception) m.error().orElseThrow().cause(); // log-and-rethrow, a common handler
-    }));
+    CompletableFuture<Message> result =
+        result(
+            strategy,
+            boom,
+            onErrorContinue(
+                List.of(),
+                m -> {
+                  throw (Exception)
+                      m.error().orElseThrow().cause(); // log-and-rethrow, a common handler
+                }));
     assertThat(failure(result)).isSameAs(boom);
   }
 
   @ParameterizedTest
   @MethodSource("strategies")
   void aProcessorReturningNullFailsTheMessageNamingTheProcessor(ProcessingStrategy strategy) {
-    Flow flow = Flow.builder("nulls").strategy(strategy).processor(new Processor() {
-      @Override
-      public Message process(Message message) {
-        return null;
-      }
+    Flow flow =
+        Flow.builder("nulls")
+            .strategy(strategy)
+            .processor(
+                new Processor() {
+                  @Override
+                  public Message process(Message message) {
+                    return null;
+                  }
 
-      @Override
-      public String name() {
-        return "forgetful";
-      }
-    }).build();
+                  @Override
+                  public String name() {
+                    return "forgetful";
+                  }
+                })
+            .build();
     try (Application app = Application.builder().flow(flow).build()) {
       app.start();
       assertThatThrownBy(() -> app.send("nulls", Message.of(1)).get(10, TimeUnit.SECONDS))
           .isInstanceOf(ExecutionException.class)
-          .cause().isInstanceOf(IllegalStateException.class)
+          .cause()
+          .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("Processor 'forgetful' returned null");
     }
   }

@@ -37,13 +37,19 @@ class ExpressionsAndTemplatesTest {
   @Test
   void aSyntaxErrorIsAConfigurationErrorNamingThePath() {
     assertThatThrownBy(() -> Template.parse("flows[0].processors[1].value", "x #[payload.(]"))
-        .isInstanceOfSatisfying(ConfigurationException.class, e ->
-            assertThat(e.problems()).singleElement().satisfies(p -> {
-              assertThat(p.path()).isEqualTo("flows[0].processors[1].value");
-              assertThat(p.rule()).startsWith("does not compile");
-            }));
+        .isInstanceOfSatisfying(
+            ConfigurationException.class,
+            e ->
+                assertThat(e.problems())
+                    .singleElement()
+                    .satisfies(
+                        p -> {
+                          assertThat(p.path()).isEqualTo("flows[0].processors[1].value");
+                          assertThat(p.rule()).startsWith("does not compile");
+                        }));
     assertThatThrownBy(() -> Template.parse("some.path", "x #[payload"))
-        .isInstanceOf(ConfigurationException.class).hasMessageContaining("some.path")
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("some.path")
         .hasMessageContaining("never closed");
   }
 
@@ -60,6 +66,7 @@ class ExpressionsAndTemplatesTest {
     Expression expression = Expression.compile("when", "vars.count");
     assertThatThrownBy(() -> expression.test(message))
         .isInstanceOf(Expression.ExpressionException.class)
-        .hasMessageContaining("'vars.count'").hasMessageContaining("true or false");
+        .hasMessageContaining("'vars.count'")
+        .hasMessageContaining("true or false");
   }
 }

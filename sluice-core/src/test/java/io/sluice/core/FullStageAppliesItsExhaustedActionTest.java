@@ -19,12 +19,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FullStageAppliesItsExhaustedActionTest {
 
   private final Gate gate = Gate.blocking();
-  private final ThreadRecorder after = new ThreadRecorder("after", io.sluice.core.spi.ProcessingType.CPU_LITE);
+  private final ThreadRecorder after =
+      new ThreadRecorder("after", io.sluice.core.spi.ProcessingType.CPU_LITE);
 
   private Application app(ExhaustedAction action, int queue) {
-    Flow flow = Flow.builder("full")
-        .strategy(new ProcessingStrategy.Synchronous(Profiles.oneThread(queue, action)))
-        .processor(gate).processor(after).build();
+    Flow flow =
+        Flow.builder("full")
+            .strategy(new ProcessingStrategy.Synchronous(Profiles.oneThread(queue, action)))
+            .processor(gate)
+            .processor(after)
+            .build();
     Application app = Application.builder().flow(flow).build();
     app.start();
     return app;
@@ -66,7 +70,8 @@ class FullStageAppliesItsExhaustedActionTest {
       fill(app, 1);
       long start = System.nanoTime();
       CompletableFuture<Message> late = app.send("full", Message.of("late"));
-      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(300);
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+          .isGreaterThanOrEqualTo(300);
       assertFlowBusy(late, "receiver");
       assertThat(counter(app, "sluice.stage.rejected")).isEqualTo(1);
       gate.open();
@@ -81,8 +86,13 @@ class FullStageAppliesItsExhaustedActionTest {
       assertThat(late).isCompletedExceptionally();
       assertFlowBusy(late, "receiver");
       assertThat(counter(app, "sluice.stage.rejected")).isEqualTo(1);
-      assertThat(app.meterRegistry().get("sluice.flow.messages").tag("outcome", "refused")
-          .counter().count()).isEqualTo(1);
+      assertThat(
+              app.meterRegistry()
+                  .get("sluice.flow.messages")
+                  .tag("outcome", "refused")
+                  .counter()
+                  .count())
+          .isEqualTo(1);
       gate.open();
     }
   }
@@ -92,8 +102,10 @@ class FullStageAppliesItsExhaustedActionTest {
     try (Application app = app(ExhaustedAction.CALLER_RUNS, 1)) {
       CompletableFuture<?> earlier = fill(app, 1);
       AtomicReference<CompletableFuture<Message>> late = new AtomicReference<>();
-      Thread submitter = Thread.ofPlatform().name("submitter")
-          .start(() -> late.set(app.send("full", Message.of("late"))));
+      Thread submitter =
+          Thread.ofPlatform()
+              .name("submitter")
+              .start(() -> late.set(app.send("full", Message.of("late"))));
       await().until(() -> gate.holding() == 2);
       assertThat(gate.threads()).last().isSameAs(submitter);
 
@@ -112,8 +124,13 @@ class FullStageAppliesItsExhaustedActionTest {
       CompletableFuture<Message> late = app.send("full", Message.of("late"));
       assertFlowBusy(late, "receiver");
       assertThat(counter(app, "sluice.stage.discarded")).isEqualTo(1);
-      assertThat(app.meterRegistry().get("sluice.flow.messages").tag("outcome", "refused")
-          .counter().count()).isEqualTo(1);
+      assertThat(
+              app.meterRegistry()
+                  .get("sluice.flow.messages")
+                  .tag("outcome", "refused")
+                  .counter()
+                  .count())
+          .isEqualTo(1);
       gate.open();
     }
   }
@@ -121,14 +138,22 @@ class FullStageAppliesItsExhaustedActionTest {
   private static void assertFlowBusy(CompletableFuture<Message> result, String stage) {
     assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS))
         .isInstanceOf(ExecutionException.class)
-        .cause().isInstanceOfSatisfying(FlowBusyException.class, busy -> {
-          assertThat(busy.flow()).isEqualTo("full");
-          assertThat(busy.stage()).isEqualTo(stage);
-        });
+        .cause()
+        .isInstanceOfSatisfying(
+            FlowBusyException.class,
+            busy -> {
+              assertThat(busy.flow()).isEqualTo("full");
+              assertThat(busy.stage()).isEqualTo(stage);
+            });
   }
 
   private static double counter(Application app, String name) {
     MeterRegistry registry = app.meterRegistry();
-    return registry.get(name).tag("flow", "full").tag("stage", "receiver").functionCounter().count();
+    return registry
+        .get(name)
+        .tag("flow", "full")
+        .tag("stage", "receiver")
+        .functionCounter()
+        .count();
   }
 }

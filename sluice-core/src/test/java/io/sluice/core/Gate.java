@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A processor that holds every message until the test opens it, and tells how many it holds,
- * the most it held at once and the threads it ran on.
+ * A processor that holds every message until the test opens it, and tells how many it holds, the
+ * most it held at once and the threads it ran on.
  */
 final class Gate implements Processor {
 

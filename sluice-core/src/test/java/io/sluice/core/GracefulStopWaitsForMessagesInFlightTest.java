@@ -22,8 +22,12 @@ class GracefulStopWaitsForMessagesInFlightTest {
   private final Gate gate = Gate.blocking();
 
   private Application start(ProcessingStrategy strategy, Duration shutdownTimeout) {
-    Flow flow = Flow.builder("stopping").strategy(strategy).processor(gate)
-        .sink(m -> m.withVariable("sunk", true)).build();
+    Flow flow =
+        Flow.builder("stopping")
+            .strategy(strategy)
+            .processor(gate)
+            .sink(m -> m.withVariable("sunk", true))
+            .build();
     Application app = Application.builder().flow(flow).shutdownTimeout(shutdownTimeout).build();
     app.start();
     return app;
@@ -60,8 +64,8 @@ class GracefulStopWaitsForMessagesInFlightTest {
       await().until(() -> gate.holding() == 1);
       long start = System.nanoTime();
       assertThat(app.stop()).isFalse();
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(
-          Duration.ofMillis(300), Duration.ofSeconds(5));
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isBetween(Duration.ofMillis(300), Duration.ofSeconds(5));
       SluiceThreads.assertNoneAlive("sluice-stopping-");
     } finally {
       gate.open();

@@ -86,7 +86,11 @@ class JavaComponentProcessorTest {
   }
 
   private static JavaComponentProcessor load(Class<?> type, String method) {
-    return JavaComponentProcessor.load("flows[0].processors[0]", type.getName(), method, null,
+    return JavaComponentProcessor.load(
+        "flows[0].processors[0]",
+        type.getName(),
+        method,
+        null,
         JavaComponentProcessorTest.class.getClassLoader());
   }
 
@@ -124,7 +128,8 @@ class JavaComponentProcessorTest {
   void aPayloadOfTheWrongTypeIsAClearError() {
     assertThatThrownBy(() -> load(Greeter.class, null).process(Message.of(42)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("greet takes a java.lang.String but the payload is a java.lang.Integer");
+        .hasMessageContaining(
+            "greet takes a java.lang.String but the payload is a java.lang.Integer");
   }
 
   @Test
@@ -133,7 +138,8 @@ class JavaComponentProcessorTest {
         .isInstanceOf(ConfigurationException.class)
         .hasMessageContaining("flows[0].processors[0].class")
         .hasMessageContaining("has 2 public one-argument methods")
-        .hasMessageContaining("one(java.lang.String)").hasMessageContaining("two(java.lang.String)");
+        .hasMessageContaining("one(java.lang.String)")
+        .hasMessageContaining("two(java.lang.String)");
   }
 
   @Test
@@ -153,15 +159,27 @@ class JavaComponentProcessorTest {
 
   @Test
   void aMissingClassIsAConfigurationErrorNamingTheClassAndTheClasspath() {
-    assertThatThrownBy(() -> JavaComponentProcessor.load("flows[2].processors[0]",
-            "com.example.Missing", null, null, getClass().getClassLoader()))
-        .isInstanceOfSatisfying(ConfigurationException.class, e ->
-            assertThat(e.problems()).singleElement().satisfies(p -> {
-              assertThat(p.path()).isEqualTo("flows[2].processors[0].class");
-              assertThat(p.value()).isEqualTo("com.example.Missing");
-              assertThat(p.rule()).contains("could not be loaded")
-                  .contains("searched the classpath")
-                  .contains(System.getProperty("java.class.path"));
-            }));
+    assertThatThrownBy(
+            () ->
+                JavaComponentProcessor.load(
+                    "flows[2].processors[0]",
+                    "com.example.Missing",
+                    null,
+                    null,
+                    getClass().getClassLoader()))
+        .isInstanceOfSatisfying(
+            ConfigurationException.class,
+            e ->
+                assertThat(e.problems())
+                    .singleElement()
+                    .satisfies(
+                        p -> {
+                          assertThat(p.path()).isEqualTo("flows[2].processors[0].class");
+                          assertThat(p.value()).isEqualTo("com.example.Missing");
+                          assertThat(p.rule())
+                              .contains("could not be loaded")
+                              .contains("searched the classpath")
+                              .contains(System.getProperty("java.class.path"));
+                        }));
   }
 }

@@ -12,8 +12,12 @@ class MessagesAreImmutableTest {
   @Test
   void everyWithMethodReturnsANewMessageAndLeavesTheOriginalAlone() {
     Message original = Message.of("p", Map.of("a", 1));
-    Message changed = original.withPayload("q").withAttribute("b", 2).withVariable("v", 3)
-        .withError(new FlowError("f", "p", new RuntimeException()));
+    Message changed =
+        original
+            .withPayload("q")
+            .withAttribute("b", 2)
+            .withVariable("v", 3)
+            .withError(new FlowError("f", "p", new RuntimeException()));
     assertThat(changed).isNotSameAs(original);
     assertThat(original.payload()).isEqualTo("p");
     assertThat(original.attributes()).containsExactly(Map.entry("a", 1));

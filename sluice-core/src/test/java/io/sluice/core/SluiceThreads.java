@@ -50,9 +50,16 @@ public final class SluiceThreads {
 
   static String describe(List<Thread> threads) {
     return threads.stream()
-        .map(t -> t.getName() + " (" + t.getState() + ") at "
-            + Arrays.stream(t.getStackTrace()).limit(6).map(String::valueOf)
-                .collect(Collectors.joining(" <- ")))
+        .map(
+            t ->
+                t.getName()
+                    + " ("
+                    + t.getState()
+                    + ") at "
+                    + Arrays.stream(t.getStackTrace())
+                        .limit(6)
+                        .map(String::valueOf)
+                        .collect(Collectors.joining(" <- ")))
         .collect(Collectors.joining("; "));
   }
 }

@@ -29,8 +29,14 @@ class StagedFlowRunsEachStageOnItsOwnPoolTest {
     ThreadRecorder sink1 = new ThreadRecorder("sink1", ProcessingType.CPU_LITE);
     ThreadRecorder sink2 = new ThreadRecorder("sink2", ProcessingType.BLOCKING_IO);
     ThreadingProfile two = Profiles.threads(2);
-    Flow flow = Flow.builder("st").strategy(new ProcessingStrategy.Staged(two, two, two))
-        .processor(lite).processor(io).sink(sink1).sink(sink2).build();
+    Flow flow =
+        Flow.builder("st")
+            .strategy(new ProcessingStrategy.Staged(two, two, two))
+            .processor(lite)
+            .processor(io)
+            .sink(sink1)
+            .sink(sink2)
+            .build();
     try (Application app = start(flow)) {
       for (int i = 0; i < 10; i++) {
         Message out = app.send("st", Message.of(i)).get(10, TimeUnit.SECONDS);
@@ -39,17 +45,27 @@ class StagedFlowRunsEachStageOnItsOwnPoolTest {
         assertThat((String) out.variable("sink1")).matches("sluice-st-dispatcher-\\d+");
         assertThat(out.variable("sink2")).isEqualTo(out.variable("sink1"));
       }
-      assertThat(app.meterRegistry().get("sluice.stage.completed").tag("flow", "st")
-          .tag("stage", "receiver").functionCounter().count()).isEqualTo(10);
+      assertThat(
+              app.meterRegistry()
+                  .get("sluice.stage.completed")
+                  .tag("flow", "st")
+                  .tag("stage", "receiver")
+                  .functionCounter()
+                  .count())
+          .isEqualTo(10);
     }
   }
 
   @Test
   void theFlowStageRunsAtMostItsOwnMaxThreadsActive() throws Exception {
     Gate gate = Gate.blocking();
-    Flow flow = Flow.builder("st").strategy(new ProcessingStrategy.Staged(
-            Profiles.threads(4), Profiles.threads(2), Profiles.threads(4)))
-        .processor(gate).build();
+    Flow flow =
+        Flow.builder("st")
+            .strategy(
+                new ProcessingStrategy.Staged(
+                    Profiles.threads(4), Profiles.threads(2), Profiles.threads(4)))
+            .processor(gate)
+            .build();
     try (Application app = start(flow)) {
       List<CompletableFuture<Message>> results =
           IntStream.range(0, 8).mapToObj(i -> app.send("st", Message.of(i))).toList();
@@ -67,9 +83,14 @@ class StagedFlowRunsEachStageOnItsOwnPoolTest {
   @Test
   void theDispatcherStageRunsAtMostItsOwnMaxThreadsActive() throws Exception {
     Gate sink = Gate.blocking();
-    Flow flow = Flow.builder("st").strategy(new ProcessingStrategy.Staged(
-            Profiles.threads(4), Profiles.threads(4), Profiles.threads(1)))
-        .processor(new ThreadRecorder("p", ProcessingType.CPU_LITE)).sink(sink).build();
+    Flow flow =
+        Flow.builder("st")
+            .strategy(
+                new ProcessingStrategy.Staged(
+                    Profiles.threads(4), Profiles.threads(4), Profiles.threads(1)))
+            .processor(new ThreadRecorder("p", ProcessingType.CPU_LITE))
+            .sink(sink)
+            .build();
     try (Application app = start(flow)) {
       List<CompletableFuture<Message>> results =
           IntStream.range(0, 5).mapToObj(i -> app.send("st", Message.of(i))).toList();
@@ -87,17 +108,24 @@ class StagedFlowRunsEachStageOnItsOwnPoolTest {
   @Test
   void aFullFlowStageAppliesItsOwnExhaustedAction() throws Exception {
     Gate gate = Gate.blocking();
-    Flow flow = Flow.builder("st").strategy(new ProcessingStrategy.Staged(
-            Profiles.threads(4), Profiles.oneThread(0, ExhaustedAction.REJECT), Profiles.threads(4)))
-        .processor(gate).build();
+    Flow flow =
+        Flow.builder("st")
+            .strategy(
+                new ProcessingStrategy.Staged(
+                    Profiles.threads(4),
+                    Profiles.oneThread(0, ExhaustedAction.REJECT),
+                    Profiles.threads(4)))
+            .processor(gate)
+            .build();
     try (Application app = start(flow)) {
       CompletableFuture<Message> first = app.send("st", Message.of(1));
       await().until(() -> gate.holding() == 1);
       CompletableFuture<Message> second = app.send("st", Message.of(2));
       assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS))
           .isInstanceOf(ExecutionException.class)
-          .cause().isInstanceOfSatisfying(FlowBusyException.class,
-              busy -> assertThat(busy.stage()).isEqualTo("flow"));
+          .cause()
+          .isInstanceOfSatisfying(
+              FlowBusyException.class, busy -> assertThat(busy.stage()).isEqualTo("flow"));
       gate.open();
       assertThat(first.get(10, TimeUnit.SECONDS).payload()).isEqualTo(1);
     }

@@ -18,14 +18,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 @ExtendWith(NoLeakedThreads.class)
 class StagesAndFlowsPublishTheirMetricsTest {
 
-  private static final List<String> STAGE_METERS = List.of("sluice.stage.active",
-      "sluice.stage.queued", "sluice.stage.limit", "sluice.stage.completed", "sluice.stage.rejected");
+  private static final List<String> STAGE_METERS =
+      List.of(
+          "sluice.stage.active",
+          "sluice.stage.queued",
+          "sluice.stage.limit",
+          "sluice.stage.completed",
+          "sluice.stage.rejected");
 
   static List<Arguments> stagesByStrategy() {
     ThreadingProfile p = Profiles.threads(2);
     return List.of(
         Arguments.of(new ProcessingStrategy.Synchronous(p), List.of("receiver", "async")),
-        Arguments.of(new ProcessingStrategy.Staged(p, p, p),
+        Arguments.of(
+            new ProcessingStrategy.Staged(p, p, p),
             List.of("receiver", "flow", "dispatcher", "async")),
         Arguments.of(ProcessingStrategy.defaultStrategy(), List.of("auto")));
   }
@@ -44,9 +50,14 @@ class StagesAndFlowsPublishTheirMetricsTest {
           assertThat(search.meters()).as("%s of stage %s", name, stage).hasSize(1);
         }
       }
-      assertThat(registry.get("sluice.stage.limit").tag("flow", "metered")
-          .tag("stage", stages.getFirst()).gauge().value()).isEqualTo(
-              strategy instanceof ProcessingStrategy.Auto a ? a.initialLimit() : 2);
+      assertThat(
+              registry
+                  .get("sluice.stage.limit")
+                  .tag("flow", "metered")
+                  .tag("stage", stages.getFirst())
+                  .gauge()
+                  .value())
+          .isEqualTo(strategy instanceof ProcessingStrategy.Auto a ? a.initialLimit() : 2);
     }
   }
 
@@ -70,16 +81,19 @@ class StagesAndFlowsPublishTheirMetricsTest {
   @Test
   void flowsCountMessagesByOutcomeAndShowWhatIsInFlight() throws Exception {
     Gate gate = Gate.blocking();
-    Flow flow = Flow.builder("metered")
-        .strategy(new ProcessingStrategy.Synchronous(Profiles.oneThread(0, ExhaustedAction.REJECT)))
-        .processor(gate)
-        .processor(m -> {
-          if (m.payload().equals("bad")) {
-            throw new IllegalArgumentException("bad");
-          }
-          return m;
-        })
-        .build();
+    Flow flow =
+        Flow.builder("metered")
+            .strategy(
+                new ProcessingStrategy.Synchronous(Profiles.oneThread(0, ExhaustedAction.REJECT)))
+            .processor(gate)
+            .processor(
+                m -> {
+                  if (m.payload().equals("bad")) {
+                    throw new IllegalArgumentException("bad");
+                  }
+                  return m;
+                })
+            .build();
     try (Application app = Application.builder().flow(flow).build()) {
       app.start();
       MeterRegistry registry = app.meterRegistry();
@@ -105,8 +119,12 @@ class StagesAndFlowsPublishTheirMetricsTest {
   }
 
   private static double outcome(MeterRegistry registry, String outcome) {
-    return registry.get("sluice.flow.messages").tag("flow", "metered").tag("outcome", outcome)
-        .counter().count();
+    return registry
+        .get("sluice.flow.messages")
+        .tag("flow", "metered")
+        .tag("outcome", outcome)
+        .counter()
+        .count();
   }
 
   @SuppressWarnings("unused")

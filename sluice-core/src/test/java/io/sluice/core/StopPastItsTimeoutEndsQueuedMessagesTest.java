@@ -22,9 +22,10 @@ class StopPastItsTimeoutEndsQueuedMessagesTest {
   @ValueSource(booleans = {false, true})
   void aMessageStillQueuedWhenTheTimeoutRunsOutIsRefused(boolean staged) {
     ThreadingProfile one = Profiles.oneThread(10, ExhaustedAction.WAIT);
-    ProcessingStrategy strategy = staged
-        ? new ProcessingStrategy.Staged(one, one, one)
-        : new ProcessingStrategy.Synchronous(one);
+    ProcessingStrategy strategy =
+        staged
+            ? new ProcessingStrategy.Staged(one, one, one)
+            : new ProcessingStrategy.Synchronous(one);
     Flow flow = Flow.builder("queued").strategy(strategy).processor(gate).build();
     Application app =
         Application.builder().flow(flow).shutdownTimeout(Duration.ofMillis(200)).build();

@@ -38,16 +38,18 @@ class StrategiesCarryMessagesTest {
   @ParameterizedTest
   @MethodSource("strategies")
   void everyMessageGoesThroughEveryProcessorInOrder(ProcessingStrategy strategy) throws Exception {
-    Flow flow = Flow.builder("f").strategy(strategy)
-        .processor(typed(ProcessingType.CPU_LITE, "-lite"))
-        .processor(typed(ProcessingType.CPU_INTENSIVE, "-cpu"))
-        .processor(typed(ProcessingType.BLOCKING_IO, "-io"))
-        .sink(typed(ProcessingType.CPU_LITE, "-sink"))
-        .build();
+    Flow flow =
+        Flow.builder("f")
+            .strategy(strategy)
+            .processor(typed(ProcessingType.CPU_LITE, "-lite"))
+            .processor(typed(ProcessingType.CPU_INTENSIVE, "-cpu"))
+            .processor(typed(ProcessingType.BLOCKING_IO, "-io"))
+            .sink(typed(ProcessingType.CPU_LITE, "-sink"))
+            .build();
     try (Application app = Application.builder().flow(flow).build()) {
       app.start();
-      List<CompletableFuture<Message>> results = IntStream.range(0, 200)
-          .mapToObj(i -> app.send("f", Message.of("m" + i))).toList();
+      List<CompletableFuture<Message>> results =
+          IntStream.range(0, 200).mapToObj(i -> app.send("f", Message.of("m" + i))).toList();
       for (int i = 0; i < results.size(); i++) {
         assertThat(results.get(i).get(10, TimeUnit.SECONDS).payload())
             .isEqualTo("m" + i + "-lite-cpu-io-sink");

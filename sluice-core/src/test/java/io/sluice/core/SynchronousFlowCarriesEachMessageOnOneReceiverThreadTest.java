@@ -16,13 +16,21 @@ class SynchronousFlowCarriesEachMessageOnOneReceiverThreadTest {
     ThreadRecorder cpu = new ThreadRecorder("cpu", ProcessingType.CPU_INTENSIVE);
     ThreadRecorder io = new ThreadRecorder("io", ProcessingType.BLOCKING_IO);
     ThreadRecorder sink = new ThreadRecorder("sink", ProcessingType.BLOCKING_IO);
-    Flow flow = Flow.builder("sync").strategy(new ProcessingStrategy.Synchronous(Profiles.threads(4)))
-        .processor(lite).processor(cpu).processor(io).sink(sink).build();
+    Flow flow =
+        Flow.builder("sync")
+            .strategy(new ProcessingStrategy.Synchronous(Profiles.threads(4)))
+            .processor(lite)
+            .processor(cpu)
+            .processor(io)
+            .sink(sink)
+            .build();
     try (Application app = Application.builder().flow(flow).build()) {
       app.start();
       for (int i = 0; i < 20; i++) {
         Message out = app.send("sync", Message.of(i)).get(10, TimeUnit.SECONDS);
-        assertThat(out.variables().values()).as("threads of message %s", i).hasSize(4)
+        assertThat(out.variables().values())
+            .as("threads of message %s", i)
+            .hasSize(4)
             .allSatisfy(name -> assertThat((String) name).matches("sluice-sync-receiver-\\d+"))
             .containsOnly((Object) out.variable("lite"));
       }

@@ -15,27 +15,28 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A listener holds entries it took from its queue while the flow decides; publishers fill the
- * room they left. When the flow then refuses one, the listener must not wait for room to put it
- * back: it is the queue's only consumer, so that room would never come.
+ * A listener holds entries it took from its queue while the flow decides; publishers fill the room
+ * they left. When the flow then refuses one, the listener must not wait for room to put it back: it
+ * is the queue's only consumer, so that room would never come.
  */
 @ExtendWith(NoLeakedThreads.class)
 class VmListenerNeverBlocksOnAFullQueueTest {
 
   private final List<Object> received = new CopyOnWriteArrayList<>();
 
-  private final Processor record = new Processor() {
-    @Override
-    public Message process(Message message) {
-      received.add(message.payload());
-      return message;
-    }
+  private final Processor record =
+      new Processor() {
+        @Override
+        public Message process(Message message) {
+          received.add(message.payload());
+          return message;
+        }
 
-    @Override
-    public ProcessingType processingType() {
-      return ProcessingType.CPU_LITE;
-    }
-  };
+        @Override
+        public ProcessingType processingType() {
+          return ProcessingType.CPU_LITE;
+        }
+      };
 
   @Test
   @Timeout(30)
@@ -43,8 +44,13 @@ class VmListenerNeverBlocksOnAFullQueueTest {
     Gate gate = Gate.blocking();
     ProcessingStrategy oneAtATime =
         new ProcessingStrategy.Auto(1, ExhaustedAction.WAIT, Duration.ofMillis(300), 1, 1);
-    Flow listener = Flow.builder("in").source(new VmListenerSource("q", 1)).strategy(oneAtATime)
-        .processor(gate).processor(record).build();
+    Flow listener =
+        Flow.builder("in")
+            .source(new VmListenerSource("q", 1))
+            .strategy(oneAtATime)
+            .processor(gate)
+            .processor(record)
+            .build();
     Application app = Application.builder().flow(listener).vmQueueCapacity(2).build();
     app.start();
     try {
@@ -57,8 +63,16 @@ class VmListenerNeverBlocksOnAFullQueueTest {
       offer(queue, 3);
 
       // 1 is refused once its wait times out, with the queue full behind it.
-      await().until(() -> app.meterRegistry().get("sluice.flow.messages").tag("flow", "in")
-          .tag("outcome", "refused").counter().count() >= 1);
+      await()
+          .until(
+              () ->
+                  app.meterRegistry()
+                          .get("sluice.flow.messages")
+                          .tag("flow", "in")
+                          .tag("outcome", "refused")
+                          .counter()
+                          .count()
+                      >= 1);
       gate.open();
 
       await().until(() -> received.size() == 4);
@@ -71,6 +85,7 @@ class VmListenerNeverBlocksOnAFullQueueTest {
 
   private static void offer(VmQueue queue, int payload) throws InterruptedException {
     assertThat(queue.offer(new VmQueue.Entry(Message.of(payload), null), Duration.ofSeconds(5)))
-        .as("room for %s", payload).isTrue();
+        .as("room for %s", payload)
+        .isTrue();
   }
 }

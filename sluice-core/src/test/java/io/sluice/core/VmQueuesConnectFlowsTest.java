@@ -22,22 +22,24 @@ class VmQueuesConnectFlowsTest {
 
   private final List<Object> received = new CopyOnWriteArrayList<>();
 
-  private final Processor record = new Processor() {
-    @Override
-    public Message process(Message message) {
-      received.add(message.payload());
-      return message;
-    }
+  private final Processor record =
+      new Processor() {
+        @Override
+        public Message process(Message message) {
+          received.add(message.payload());
+          return message;
+        }
 
-    @Override
-    public ProcessingType processingType() {
-      return ProcessingType.CPU_LITE;
-    }
-  };
+        @Override
+        public ProcessingType processingType() {
+          return ProcessingType.CPU_LITE;
+        }
+      };
 
   private static Flow publisher(boolean requestReply) {
     return Flow.builder("out")
-        .processor(new VmPublishProcessor("q", requestReply, Duration.ofSeconds(10))).build();
+        .processor(new VmPublishProcessor("q", requestReply, Duration.ofSeconds(10)))
+        .build();
   }
 
   private static Application start(Flow... flows) {
@@ -53,8 +55,12 @@ class VmQueuesConnectFlowsTest {
   @Test
   void aOneWayPublishReachesTheListeningFlowAndReturnsAtOnce() throws Exception {
     Gate gate = Gate.blocking();
-    Flow listener = Flow.builder("in").source(new VmListenerSource("q", 1))
-        .processor(record).processor(gate).build();
+    Flow listener =
+        Flow.builder("in")
+            .source(new VmListenerSource("q", 1))
+            .processor(record)
+            .processor(gate)
+            .build();
     try (Application app = start(publisher(false), listener)) {
       Message out = app.send("out", Message.of("hello")).get(10, TimeUnit.SECONDS);
       assertThat(out.payload()).isEqualTo("hello");
@@ -65,11 +71,14 @@ class VmQueuesConnectFlowsTest {
 
   @Test
   void aRequestReplyReturnsTheListeningFlowsResult() throws Exception {
-    Flow listener = Flow.builder("in").source(new VmListenerSource("q", 1))
-        .processor(m -> m.withPayload("re: " + m.payload()).withVariable("theirs", true)).build();
+    Flow listener =
+        Flow.builder("in")
+            .source(new VmListenerSource("q", 1))
+            .processor(m -> m.withPayload("re: " + m.payload()).withVariable("theirs", true))
+            .build();
     try (Application app = start(publisher(true), listener)) {
-      Message out = app.send("out", Message.of("hello").withVariable("mine", 1))
-          .get(10, TimeUnit.SECONDS);
+      Message out =
+          app.send("out", Message.of("hello").withVariable("mine", 1)).get(10, TimeUnit.SECONDS);
       assertThat(out.payload()).isEqualTo("re: hello");
       assertThat(out.variables()).containsOnlyKeys("mine");
     }
@@ -77,30 +86,49 @@ class VmQueuesConnectFlowsTest {
 
   @Test
   void aRequestReplyFailsWithTheListeningFlowsError() {
-    Flow listener = Flow.builder("in").source(new VmListenerSource("q", 1))
-        .processor(m -> {
-          throw new IllegalStateException("no such order");
-        }).build();
+    Flow listener =
+        Flow.builder("in")
+            .source(new VmListenerSource("q", 1))
+            .processor(
+                m -> {
+                  throw new IllegalStateException("no such order");
+                })
+            .build();
     try (Application app = start(publisher(true), listener)) {
       assertThatThrownBy(() -> app.send("out", Message.of("hello")).get(10, TimeUnit.SECONDS))
           .isInstanceOf(ExecutionException.class)
-          .cause().isInstanceOf(IllegalStateException.class).hasMessage("no such order");
+          .cause()
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("no such order");
     }
   }
 
   @Test
   void entriesTheFlowRefusesGoBackToTheQueueAndAreDeliveredLaterInOrder() throws Exception {
     Gate gate = Gate.blocking();
-    Flow listener = Flow.builder("in").source(new VmListenerSource("q", 1))
-        .strategy(new ProcessingStrategy.Synchronous(Profiles.oneThread(0, ExhaustedAction.REJECT)))
-        .processor(gate).processor(record).build();
+    Flow listener =
+        Flow.builder("in")
+            .source(new VmListenerSource("q", 1))
+            .strategy(
+                new ProcessingStrategy.Synchronous(Profiles.oneThread(0, ExhaustedAction.REJECT)))
+            .processor(gate)
+            .processor(record)
+            .build();
     try (Application app = start(publisher(false), listener)) {
       for (int i = 0; i < 5; i++) {
         app.send("out", Message.of(i)).get(10, TimeUnit.SECONDS);
       }
       await().until(() -> gate.holding() == 1);
-      await().until(() -> app.meterRegistry().get("sluice.flow.messages").tag("flow", "in")
-          .tag("outcome", "refused").counter().count() >= 1);
+      await()
+          .until(
+              () ->
+                  app.meterRegistry()
+                          .get("sluice.flow.messages")
+                          .tag("flow", "in")
+                          .tag("outcome", "refused")
+                          .counter()
+                          .count()
+                      >= 1);
       gate.open();
       await().until(() -> received.size() == 5);
       assertThat(received).containsExactly(0, 1, 2, 3, 4);
@@ -109,15 +137,16 @@ class VmQueuesConnectFlowsTest {
 
   @Test
   void oneConsumerDeliversInTheOrderPublished() throws Exception {
-    Flow listener = Flow.builder("in").source(new VmListenerSource("q", 1)).processor(record)
-        .build();
+    Flow listener =
+        Flow.builder("in").source(new VmListenerSource("q", 1)).processor(record).build();
     try (Application app = start(publisher(false), listener)) {
       for (int i = 0; i < 300; i++) {
         app.send("out", Message.of(i)).get(10, TimeUnit.SECONDS);
       }
       await().until(() -> received.size() == 300);
-      assertThat(received).containsExactlyElementsOf(
-          IntStream.range(0, 300).boxed().map(Object.class::cast).toList());
+      assertThat(received)
+          .containsExactlyElementsOf(
+              IntStream.range(0, 300).boxed().map(Object.class::cast).toList());
     }
   }
 }

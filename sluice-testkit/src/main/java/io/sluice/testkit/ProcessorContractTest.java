@@ -47,12 +47,12 @@ public abstract class ProcessorContractTest {
   protected abstract Message message(int i);
 
   /**
-   * The part of a result that must be the same however many threads run: by default the payload
-   * (a {@code byte[]} compared by content), the attributes and the variables.
+   * The part of a result that must be the same however many threads run: by default the payload (a
+   * {@code byte[]} compared by content), the attributes and the variables.
    */
   protected Object outcome(Message result) {
-    Object payload = result.payload() instanceof byte[] bytes ? ByteBuffer.wrap(bytes)
-        : result.payload();
+    Object payload =
+        result.payload() instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : result.payload();
     return Arrays.asList(payload, result.attributes(), result.variables());
   }
 
@@ -143,14 +143,16 @@ public abstract class ProcessorContractTest {
       List<Future<List<Object>>> slices = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         int first = t * MESSAGES_PER_THREAD;
-        slices.add(threads.submit(() -> {
-          go.await();
-          List<Object> outcomes = new ArrayList<>();
-          for (int i = first; i < first + MESSAGES_PER_THREAD; i++) {
-            outcomes.add(outcome(processor.process(message(i))));
-          }
-          return outcomes;
-        }));
+        slices.add(
+            threads.submit(
+                () -> {
+                  go.await();
+                  List<Object> outcomes = new ArrayList<>();
+                  for (int i = first; i < first + MESSAGES_PER_THREAD; i++) {
+                    outcomes.add(outcome(processor.process(message(i))));
+                  }
+                  return outcomes;
+                }));
       }
       go.countDown();
       List<Object> outcomes = new ArrayList<>();
@@ -161,7 +163,8 @@ public abstract class ProcessorContractTest {
     } finally {
       threads.shutdownNow();
       assertThat(threads.awaitTermination(10, TimeUnit.SECONDS))
-          .as("the test's threads ended").isTrue();
+          .as("the test's threads ended")
+          .isTrue();
     }
   }
 }

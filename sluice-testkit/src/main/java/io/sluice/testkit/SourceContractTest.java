@@ -59,8 +59,8 @@ public abstract class SourceContractTest {
   protected abstract Predicate<Message> provoke(String content) throws Exception;
 
   /**
-   * Whether the source promises that a message whose future failed is submitted again later. A
-   * file source does (the file stays); a scheduler does not (the next firing is another message).
+   * Whether the source promises that a message whose future failed is submitted again later. A file
+   * source does (the file stays); a scheduler does not (the next firing is another message).
    */
   protected boolean redeliversFailedMessages() {
     return false;
@@ -68,17 +68,17 @@ public abstract class SourceContractTest {
 
   /**
    * Whether the source promises that a message the flow refused with a {@link
-   * io.sluice.core.FlowBusyException} is submitted again later, whether the refusal came at once
-   * or after {@code submit} returned.
+   * io.sluice.core.FlowBusyException} is submitted again later, whether the refusal came at once or
+   * after {@code submit} returned.
    */
   protected boolean keepsRefusedMessages() {
     return false;
   }
 
   /**
-   * Lets the source's time pass, once per look at the submissions while the test waits. By
-   * default advances the context's manual timer by one second; sources polling less often
-   * override it. Sources with threads of their own need nothing more.
+   * Lets the source's time pass, once per look at the submissions while the test waits. By default
+   * advances the context's manual timer by one second; sources polling less often override it.
+   * Sources with threads of their own need nothing more.
    */
   protected void letTimePass() {
     context.manualTimer().advance(Duration.ofSeconds(1));
@@ -90,8 +90,8 @@ public abstract class SourceContractTest {
   }
 
   /**
-   * How long the test watches for submissions that must not come. Timer-driven sources are
-   * watched while their time passes; this bounds the real time given to threaded ones.
+   * How long the test watches for submissions that must not come. Timer-driven sources are watched
+   * while their time passes; this bounds the real time given to threaded ones.
    */
   protected Duration quietPeriod() {
     return Duration.ofMillis(200);
@@ -155,29 +155,37 @@ public abstract class SourceContractTest {
   public void stopReturnsPromptlyWhileTheSourceIsBlockedInSubmit() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch entered = new CountDownLatch(1);
-    context.onSubmit(submission -> {
-      entered.countDown();
-      awaitQuietly(release);
-    });
+    context.onSubmit(
+        submission -> {
+          entered.countDown();
+          awaitQuietly(release);
+        });
     Predicate<Message> given = provoke(nextContent());
     AtomicBoolean driving = new AtomicBoolean(true);
     AtomicReference<Throwable> driverError = new AtomicReference<>();
     // Time passes on another thread: a timer-driven source submits on the thread that drives it.
-    Thread driver = Thread.ofPlatform().name("contract-time").start(() -> {
-      try {
-        while (driving.get() && entered.getCount() > 0) {
-          letTimePass();
-          entered.await(10, TimeUnit.MILLISECONDS);
-        }
-      } catch (Throwable e) {
-        driverError.set(e);
-      }
-    });
+    Thread driver =
+        Thread.ofPlatform()
+            .name("contract-time")
+            .start(
+                () -> {
+                  try {
+                    while (driving.get() && entered.getCount() > 0) {
+                      letTimePass();
+                      entered.await(10, TimeUnit.MILLISECONDS);
+                    }
+                  } catch (Throwable e) {
+                    driverError.set(e);
+                  }
+                });
     try {
       assertThat(entered.await(patience().toMillis(), TimeUnit.MILLISECONDS))
-          .as("the source submitted").isTrue();
+          .as("the source submitted")
+          .isTrue();
 
-      assertTimeoutPreemptively(patience(), source::stop,
+      assertTimeoutPreemptively(
+          patience(),
+          source::stop,
           "stop() waited for a submit() that blocks, as a flow under WAIT backpressure does");
     } finally {
       driving.set(false);
@@ -220,15 +228,17 @@ public abstract class SourceContractTest {
   public void aMessageRefusedAtOnceIsNotLost() throws Exception {
     assumeThat(keepsRefusedMessages()).as("the source keeps refused messages").isTrue();
     AtomicBoolean refused = new AtomicBoolean();
-    context.onSubmit(submission -> {
-      if (refused.compareAndSet(false, true)) {
-        submission.refuse();
-      }
-    });
+    context.onSubmit(
+        submission -> {
+          if (refused.compareAndSet(false, true)) {
+            submission.refuse();
+          }
+        });
     Predicate<Message> given = provoke(nextContent());
 
     Submission first = awaitNextSubmission(given);
-    assertThat(first.result()).as("the first submission, refused at once")
+    assertThat(first.result())
+        .as("the first submission, refused at once")
         .isCompletedExceptionally();
 
     assertThat(awaitNextSubmission(given).message()).isNotNull();
@@ -265,18 +275,19 @@ public abstract class SourceContractTest {
         .pollInSameThread()
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(10))
-        .until(() -> {
-          List<Submission> all = context.submissions();
-          for (int i = seen; i < all.size(); i++) {
-            if (which.test(all.get(i).message())) {
-              found.set(all.get(i));
-              seen = i + 1;
-              return true;
-            }
-          }
-          letTimePass();
-          return false;
-        });
+        .until(
+            () -> {
+              List<Submission> all = context.submissions();
+              for (int i = seen; i < all.size(); i++) {
+                if (which.test(all.get(i).message())) {
+                  found.set(all.get(i));
+                  seen = i + 1;
+                  return true;
+                }
+              }
+              letTimePass();
+              return false;
+            });
     return found.get();
   }
 
@@ -287,10 +298,11 @@ public abstract class SourceContractTest {
         .atMost(quietPeriod().plus(patience()))
         .pollInSameThread()
         .pollInterval(Duration.ofMillis(10))
-        .until(() -> {
-          letTimePass();
-          return context.submissions().size() == count;
-        });
+        .until(
+            () -> {
+              letTimePass();
+              return context.submissions().size() == count;
+            });
   }
 
   private static void awaitQuietly(CountDownLatch latch) {

@@ -69,10 +69,12 @@ public abstract class TimerServiceContractTest {
     Instant scheduledAt = timer.clock().instant();
     AtomicInteger runs = new AtomicInteger();
     AtomicReference<Instant> ranAt = new AtomicReference<>();
-    timer.schedule(DELAY, () -> {
-      ranAt.compareAndSet(null, timer.clock().instant());
-      runs.incrementAndGet();
-    });
+    timer.schedule(
+        DELAY,
+        () -> {
+          ranAt.compareAndSet(null, timer.clock().instant());
+          runs.incrementAndGet();
+        });
     CountDownLatch later = latchRunAfter(DELAY.multipliedBy(3));
 
     letTimePass(DELAY.multipliedBy(3));
@@ -118,17 +120,18 @@ public abstract class TimerServiceContractTest {
     CountDownLatch all = new CountDownLatch(tasks);
     for (int i = 0; i < tasks; i++) {
       int task = i;
-      timer.schedule(DELAY, () -> {
-        ran.add(task);
-        all.countDown();
-      });
+      timer.schedule(
+          DELAY,
+          () -> {
+            ran.add(task);
+            all.countDown();
+          });
     }
 
     letTimePass(DELAY);
     awaitLatch(all);
 
-    assertThat(ran).containsExactlyInAnyOrderElementsOf(
-        List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
+    assertThat(ran).containsExactlyInAnyOrderElementsOf(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
   }
 
   /** A running task may schedule another, which runs its own delay later. */
@@ -137,13 +140,17 @@ public abstract class TimerServiceContractTest {
     CountDownLatch second = new CountDownLatch(1);
     AtomicReference<Instant> firstAt = new AtomicReference<>();
     AtomicReference<Instant> secondAt = new AtomicReference<>();
-    timer.schedule(DELAY, () -> {
-      firstAt.set(timer.clock().instant());
-      timer.schedule(DELAY, () -> {
-        secondAt.set(timer.clock().instant());
-        second.countDown();
-      });
-    });
+    timer.schedule(
+        DELAY,
+        () -> {
+          firstAt.set(timer.clock().instant());
+          timer.schedule(
+              DELAY,
+              () -> {
+                secondAt.set(timer.clock().instant());
+                second.countDown();
+              });
+        });
 
     letTimePass(DELAY.multipliedBy(2));
     awaitLatch(second);
@@ -177,7 +184,9 @@ public abstract class TimerServiceContractTest {
 
   /** Waits up to {@link #patience()} for the latch; fails the test when it does not open. */
   protected final void awaitLatch(CountDownLatch latch) {
-    await("a due task").atMost(patience()).pollInterval(Duration.ofMillis(5))
+    await("a due task")
+        .atMost(patience())
+        .pollInterval(Duration.ofMillis(5))
         .until(() -> latch.getCount() == 0);
   }
 }

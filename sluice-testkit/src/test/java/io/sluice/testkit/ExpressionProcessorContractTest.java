@@ -14,7 +14,8 @@ class ExpressionProcessorContractTest extends ProcessorContractTest {
   @Override
   protected Processor newProcessor(Path workDir) {
     return new ExpressionProcessor(
-        Expression.compile("expression.text", "attributes.base + payload.size()"), "sum",
+        Expression.compile("expression.text", "attributes.base + payload.size()"),
+        "sum",
         ProcessingType.CPU_LITE);
   }
 

@@ -25,8 +25,9 @@ class FileSourceContractTest extends SourceContractTest {
   @Override
   protected Predicate<Message> provoke(String content) throws Exception {
     Files.writeString(in.resolve(content + ".txt"), content);
-    return message -> message.payload() instanceof byte[] bytes
-        && new String(bytes, StandardCharsets.UTF_8).equals(content);
+    return message ->
+        message.payload() instanceof byte[] bytes
+            && new String(bytes, StandardCharsets.UTF_8).equals(content);
   }
 
   @Override

@@ -16,13 +16,16 @@ class FileWriteProcessorContractTest extends ProcessorContractTest {
 
   @Override
   protected Processor newProcessor(Path workDir) {
-    return new FileWriteProcessor(workDir.resolve("out"),
-        Template.parse("file-write.fileName", "#[attributes.fileName]"), WriteMode.OVERWRITE);
+    return new FileWriteProcessor(
+        workDir.resolve("out"),
+        Template.parse("file-write.fileName", "#[attributes.fileName]"),
+        WriteMode.OVERWRITE);
   }
 
   @Override
   protected Message message(int i) {
-    return Message.of(("content " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+    return Message.of(
+        ("content " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8),
         Map.of("fileName", "file-" + i + ".txt"));
   }
 }

@@ -18,7 +18,8 @@ class LoggerProcessorContractTest extends ProcessorContractTest {
   protected Processor newProcessor(Path workDir) {
     return new LoggerProcessor(
         Template.parse("logger.message", "got #[payload] from #[attributes.origin]"),
-        Level.INFO, "contract.logger");
+        Level.INFO,
+        "contract.logger");
   }
 
   @Override

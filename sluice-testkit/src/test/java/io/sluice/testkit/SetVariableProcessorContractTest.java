@@ -11,8 +11,8 @@ class SetVariableProcessorContractTest extends ProcessorContractTest {
 
   @Override
   protected Processor newProcessor(Path workDir) {
-    return new SetVariableProcessor("length", Template.parse("set-variable.value",
-        "#[payload.length() + vars.n]"));
+    return new SetVariableProcessor(
+        "length", Template.parse("set-variable.value", "#[payload.length() + vars.n]"));
   }
 
   @Override

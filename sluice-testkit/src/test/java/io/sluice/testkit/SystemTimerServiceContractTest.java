@@ -18,7 +18,8 @@ class SystemTimerServiceContractTest extends TimerServiceContractTest {
   @Override
   protected void letTimePass(Duration duration) {
     Instant until = timer.clock().instant().plus(duration);
-    await("the clock to pass " + until).atMost(patience())
+    await("the clock to pass " + until)
+        .atMost(patience())
         .pollInterval(Duration.ofMillis(5))
         .until(() -> !timer.clock().instant().isBefore(until));
   }

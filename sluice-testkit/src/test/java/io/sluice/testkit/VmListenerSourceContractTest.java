@@ -4,12 +4,12 @@ import io.sluice.core.Message;
 import io.sluice.core.spi.Source;
 import io.sluice.core.vm.VmListenerSource;
 import io.sluice.core.vm.VmQueue;
-import org.junit.jupiter.api.Assertions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,24 +46,27 @@ class VmListenerSourceContractTest extends SourceContractTest {
   }
 
   /**
-   * Not a contract case: a refusal while publishers have filled the queue again. The refused
-   * entry goes back at the head at once (the capacity bounds publishers only), so neither the
-   * consumer nor {@code stop()} blocks.
+   * Not a contract case: a refusal while publishers have filled the queue again. The refused entry
+   * goes back at the head at once (the capacity bounds publishers only), so neither the consumer
+   * nor {@code stop()} blocks.
    */
   @Test
   public void aRefusalWhileTheQueueIsFullAgainDoesNotBlockStop() throws Exception {
     VmQueue queue = context.vmQueues().queue(QUEUE);
     AtomicBoolean first = new AtomicBoolean(true);
-    context.onSubmit(submission -> {
-      if (first.getAndSet(false)) {
-        fill(queue);
-        submission.refuse();
-      }
-    });
+    context.onSubmit(
+        submission -> {
+          if (first.getAndSet(false)) {
+            fill(queue);
+            submission.refuse();
+          }
+        });
     Predicate<Message> given = provoke(nextContent());
     awaitNextSubmission(given);
     try {
-      Assertions.assertTimeoutPreemptively(patience(), source::stop,
+      Assertions.assertTimeoutPreemptively(
+          patience(),
+          source::stop,
           "stop() blocked: the consumer waits for room to put the refused entry back");
     } finally {
       queue.drainTo(new ArrayList<>(), Integer.MAX_VALUE);

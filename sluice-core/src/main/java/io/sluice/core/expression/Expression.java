@@ -49,7 +49,8 @@ public final class Expression {
    */
   public static Expression compile(String path, String text) {
     if (text == null || text.isBlank()) {
-      throw new ConfigurationException(ConfigProblem.of(path, text, "must be a non-empty expression"));
+      throw new ConfigurationException(
+          ConfigProblem.of(path, text, "must be a non-empty expression"));
     }
     try {
       return new Expression(text, ENGINE.createScript(text));
@@ -80,8 +81,8 @@ public final class Expression {
     if (result instanceof Boolean b) {
       return b;
     }
-    throw new ExpressionException(text, "returned " + result + " where true or false was expected",
-        null);
+    throw new ExpressionException(
+        text, "returned " + result + " where true or false was expected", null);
   }
 
   /** The source text. */
@@ -110,8 +111,7 @@ public final class Expression {
    */
   private static String reason(JexlException e) {
     String text = firstLine(e.getMessage());
-    Matcher prefix =
-        Pattern.compile("^\\S*?@(\\d+):(\\d+)(?::\\d+:\\d+)? (.*)$").matcher(text);
+    Matcher prefix = Pattern.compile("^\\S*?@(\\d+):(\\d+)(?::\\d+:\\d+)? (.*)$").matcher(text);
     return prefix.matches()
         ? prefix.group(3) + " at line " + prefix.group(1) + ", column " + prefix.group(2)
         : text;
@@ -131,5 +131,4 @@ public final class Expression {
       super("Expression '" + expression + "' failed: " + reason, cause);
     }
   }
-
 }

@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Text with embedded expressions, written {@code #[...]}: {@code "copied #[attributes.fileName]"}.
- * A template that is one expression and nothing else ({@code "#[payload.size()]"}) evaluates to
- * the expression's value itself, not its text.
+ * A template that is one expression and nothing else ({@code "#[payload.size()]"}) evaluates to the
+ * expression's value itself, not its text.
  */
 public final class Template {
 
@@ -37,8 +37,10 @@ public final class Template {
       int close = findClose(text, open + 2);
       if (close < 0) {
         throw new ConfigurationException(
-            ConfigProblem.of(path, text, "has an expression opened with #[ at " + open
-                + " and never closed with ]"));
+            ConfigProblem.of(
+                path,
+                text,
+                "has an expression opened with #[ at " + open + " and never closed with ]"));
       }
       parts.add(Expression.compile(path, text.substring(open + 2, close)));
       at = close + 1;

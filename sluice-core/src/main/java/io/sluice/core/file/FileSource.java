@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * {@code lastModified} (an {@link Instant}).
  *
  * <p>Nothing accepted is lost: a file is deleted or moved only after its flow finished it
- * successfully. A file whose flow failed, or that the flow refused because it was full, stays
- * where it is and is read again at a later poll (so delivery is at least once).
+ * successfully. A file whose flow failed, or that the flow refused because it was full, stays where
+ * it is and is read again at a later poll (so delivery is at least once).
  *
  * <p>Each poll lists the regular files whose name matches the glob, skipping hidden files (names
  * starting with {@code .}, which is how {@link FileWriteProcessor} names its temporary files),
@@ -53,8 +53,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Metrics, tagged {@code flow}: {@code sluice.file.read} (files read and handed to the flow,
  * each attempt), {@code sluice.file.failed} (attempts that ended in an error: the flow's, or one
- * reading, deleting or moving the file) and {@code sluice.file.refused} (attempts the flow
- * refused because it was full).
+ * reading, deleting or moving the file) and {@code sluice.file.refused} (attempts the flow refused
+ * because it was full).
  */
 public final class FileSource implements Source {
 
@@ -90,35 +90,58 @@ public final class FileSource implements Source {
    * Checks the directory (it must exist), creates {@code moveTo} when MOVE needs it, and schedules
    * the first poll at once on the flow's timer.
    *
-   * @throws FlowStartException naming the directory when it is missing or not a directory, or
-   *     when {@code moveTo} cannot be created
+   * @throws FlowStartException naming the directory when it is missing or not a directory, or when
+   *     {@code moveTo} cannot be created
    */
   @Override
   public void start(SourceContext flowContext) {
     if (!Files.isDirectory(directory)) {
       String problem = Files.exists(directory) ? "is not a directory" : "does not exist";
-      throw new FlowStartException(flowContext.flowName(), "Input directory '" + directory + "' "
-          + problem + "; create it or fix the file source's 'directory'");
+      throw new FlowStartException(
+          flowContext.flowName(),
+          "Input directory '"
+              + directory
+              + "' "
+              + problem
+              + "; create it or fix the file source's 'directory'");
     }
     if (config.afterRead() == AfterRead.MOVE) {
       try {
         Files.createDirectories(moveTo);
         atomicMove = Files.getFileStore(directory).equals(Files.getFileStore(moveTo));
       } catch (IOException e) {
-        throw new FlowStartException(flowContext.flowName(), "Cannot create the moveTo directory '"
-            + moveTo + "' (" + e + "); create it or fix the file source's 'moveTo'");
+        throw new FlowStartException(
+            flowContext.flowName(),
+            "Cannot create the moveTo directory '"
+                + moveTo
+                + "' ("
+                + e
+                + "); create it or fix the file source's 'moveTo'");
       }
     }
     this.context = flowContext;
     MeterRegistry registry = flowContext.meterRegistry();
     this.read = counter(registry, "sluice.file.read", "Files read and handed to the flow");
-    this.failed = counter(registry, "sluice.file.failed",
-        "File attempts that ended in an error: the flow's, or reading, deleting or moving it");
-    this.refused = counter(registry, "sluice.file.refused",
-        "File attempts the flow refused because it was full; the file stays for a later poll");
-    LOG.info("File source of flow '{}' polls '{}' for '{}' every {}, minAge {}, at most {} at "
-            + "once, then {}", flowContext.flowName(), directory, config.pattern(),
-        config.pollingFrequency(), config.minAge(), config.maxConcurrentFiles(), afterReadText());
+    this.failed =
+        counter(
+            registry,
+            "sluice.file.failed",
+            "File attempts that ended in an error: the flow's, or reading, deleting or moving it");
+    this.refused =
+        counter(
+            registry,
+            "sluice.file.refused",
+            "File attempts the flow refused because it was full; the file stays for a later poll");
+    LOG.info(
+        "File source of flow '{}' polls '{}' for '{}' every {}, minAge {}, at most {} at "
+            + "once, then {}",
+        flowContext.flowName(),
+        directory,
+        config.pattern(),
+        config.pollingFrequency(),
+        config.minAge(),
+        config.maxConcurrentFiles(),
+        afterReadText());
     synchronized (schedule) {
       running = true;
       nextPoll = flowContext.timer().schedule(Duration.ZERO, this::pollAndReschedule);
@@ -146,12 +169,17 @@ public final class FileSource implements Source {
     if (config.afterRead() == AfterRead.DELETE) {
       return "delete";
     }
-    return "move to '" + moveTo + "' ("
-        + (atomicMove ? "atomic" : "copy and delete: moveTo is on another file system") + ")";
+    return "move to '"
+        + moveTo
+        + "' ("
+        + (atomicMove ? "atomic" : "copy and delete: moveTo is on another file system")
+        + ")";
   }
 
   private Counter counter(MeterRegistry registry, String name, String description) {
-    return Counter.builder(name).tag("flow", context.flowName()).description(description)
+    return Counter.builder(name)
+        .tag("flow", context.flowName())
+        .description(description)
         .register(registry);
   }
 
@@ -160,8 +188,12 @@ public final class FileSource implements Source {
       poll();
     } catch (RuntimeException e) {
       // A poll must never kill the polling: log it and try again next time.
-      LOG.warn("Polling '{}' for flow '{}' failed; trying again in {}", directory,
-          context.flowName(), config.pollingFrequency(), e);
+      LOG.warn(
+          "Polling '{}' for flow '{}' failed; trying again in {}",
+          directory,
+          context.flowName(),
+          config.pollingFrequency(),
+          e);
     } finally {
       synchronized (schedule) {
         if (running) {
@@ -202,15 +234,22 @@ public final class FileSource implements Source {
   /** Polls again at once when files wait and one just left the flow successfully. */
   private void refill() {
     if (backlog && isRunning() && refillPending.compareAndSet(false, true)) {
-      context.timer().schedule(Duration.ZERO, () -> {
-        refillPending.set(false);
-        try {
-          poll();
-        } catch (RuntimeException e) {
-          LOG.warn("Polling '{}' for flow '{}' failed; trying again at the next poll", directory,
-              context.flowName(), e);
-        }
-      });
+      context
+          .timer()
+          .schedule(
+              Duration.ZERO,
+              () -> {
+                refillPending.set(false);
+                try {
+                  poll();
+                } catch (RuntimeException e) {
+                  LOG.warn(
+                      "Polling '{}' for flow '{}' failed; trying again at the next poll",
+                      directory,
+                      context.flowName(),
+                      e);
+                }
+              });
     }
   }
 
@@ -226,16 +265,17 @@ public final class FileSource implements Source {
     Instant youngest = context.clock().instant().minus(config.minAge());
     boolean checkAge = !config.minAge().isZero();
     List<Candidate> found = new ArrayList<>();
-    DirectoryStream.Filter<Path> filter = path -> {
-      Path name = path.getFileName();
-      return !name.toString().startsWith(".") && matcher.matches(name);
-    };
+    DirectoryStream.Filter<Path> filter =
+        path -> {
+          Path name = path.getFileName();
+          return !name.toString().startsWith(".") && matcher.matches(name);
+        };
     try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, filter)) {
       for (Path path : files) {
         BasicFileAttributes attributes;
         try {
-          attributes = Files.readAttributes(path, BasicFileAttributes.class,
-              LinkOption.NOFOLLOW_LINKS);
+          attributes =
+              Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException gone) {
           continue;
         }
@@ -250,9 +290,10 @@ public final class FileSource implements Source {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list '" + directory + "'", e);
     }
-    found.sort(Comparator.comparing(Candidate::failedBefore)
-        .thenComparing(c -> c.attributes().lastModifiedTime())
-        .thenComparing(Candidate::path));
+    found.sort(
+        Comparator.comparing(Candidate::failedBefore)
+            .thenComparing(c -> c.attributes().lastModifiedTime())
+            .thenComparing(Candidate::path));
     return found;
   }
 
@@ -268,15 +309,19 @@ public final class FileSource implements Source {
       failed.increment();
       failedBefore.add(path);
       inFlight.remove(path);
-      LOG.warn("Cannot read '{}' for flow '{}'; it stays and is tried again at a later poll: {}",
-          path, context.flowName(), e.toString());
+      LOG.warn(
+          "Cannot read '{}' for flow '{}'; it stays and is tried again at a later poll: {}",
+          path,
+          context.flowName(),
+          e.toString());
       return;
     }
-    Map<String, Object> attributes = Map.of(
-        "fileName", path.getFileName().toString(),
-        "path", path.toString(),
-        "size", (long) bytes.length,
-        "lastModified", candidate.attributes().lastModifiedTime().toInstant());
+    Map<String, Object> attributes =
+        Map.of(
+            "fileName", path.getFileName().toString(),
+            "path", path.toString(),
+            "size", (long) bytes.length,
+            "lastModified", candidate.attributes().lastModifiedTime().toInstant());
     read.increment();
     CompletableFuture<Message> result;
     try {
@@ -290,8 +335,10 @@ public final class FileSource implements Source {
   /** Runs when the flow is done with a file, on whichever thread finished it. */
   private void finished(Path path, Throwable error) {
     try {
-      Throwable cause = error instanceof CompletionException && error.getCause() != null
-          ? error.getCause() : error;
+      Throwable cause =
+          error instanceof CompletionException && error.getCause() != null
+              ? error.getCause()
+              : error;
       if (cause == null) {
         remove(path);
         failedBefore.remove(path);
@@ -299,13 +346,19 @@ public final class FileSource implements Source {
         refill();
       } else if (cause instanceof FlowBusyException busy) {
         refused.increment();
-        LOG.debug("Flow '{}' refused '{}'; it stays for a later poll: {}", context.flowName(),
-            path, busy.getMessage());
+        LOG.debug(
+            "Flow '{}' refused '{}'; it stays for a later poll: {}",
+            context.flowName(),
+            path,
+            busy.getMessage());
       } else {
         failed.increment();
         failedBefore.add(path);
-        LOG.warn("Flow '{}' failed on '{}'; the file stays and is read again at a later poll: {}",
-            context.flowName(), path, cause.toString());
+        LOG.warn(
+            "Flow '{}' failed on '{}'; the file stays and is read again at a later poll: {}",
+            context.flowName(),
+            path,
+            cause.toString());
       }
     } finally {
       inFlight.remove(path);
@@ -321,8 +374,11 @@ public final class FileSource implements Source {
       }
     } catch (IOException | RuntimeException e) {
       failed.increment();
-      LOG.warn("Flow '{}' finished '{}' but the file could not be {}; it will be read again at a "
-          + "later poll: {}", context.flowName(), path,
+      LOG.warn(
+          "Flow '{}' finished '{}' but the file could not be {}; it will be read again at a "
+              + "later poll: {}",
+          context.flowName(),
+          path,
           config.afterRead() == AfterRead.DELETE ? "deleted" : "moved to '" + moveTo + "'",
           e.toString());
     }
@@ -332,8 +388,8 @@ public final class FileSource implements Source {
     Path target = moveTo.resolve(path.getFileName());
     if (atomicMove) {
       try {
-        Files.move(path, target, StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            path, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         return;
       } catch (AtomicMoveNotSupportedException e) {
         // Same file store yet no atomic rename (some network file systems): copy and delete.

@@ -10,8 +10,8 @@ import java.time.Duration;
  * @param directory the directory polled (must exist when the flow starts)
  * @param pattern a glob on file names, {@code *} for all
  * @param pollingFrequency how often the directory is listed
- * @param minAge how long a file must have gone unmodified before it is read (so half-written
- *     files are left alone)
+ * @param minAge how long a file must have gone unmodified before it is read (so half-written files
+ *     are left alone)
  * @param afterRead what happens to a file its flow finished successfully
  * @param moveTo where MOVE puts files (required for MOVE, created if missing)
  * @param maxConcurrentFiles the most files handed to the flow at once
@@ -29,17 +29,29 @@ public record FileSourceConfig(
   public FileSourceConfig {
     ConfigProblems problems = new ConfigProblems();
     problems.check(directory != null, "directory", null, "is required");
-    problems.check(pattern != null && !pattern.isBlank(), "pattern", pattern,
+    problems.check(
+        pattern != null && !pattern.isBlank(),
+        "pattern",
+        pattern,
         "must be a non-empty glob such as *.csv");
-    problems.check(pollingFrequency != null && pollingFrequency.isPositive(), "pollingFrequency",
-        pollingFrequency, "must be a positive duration");
-    problems.check(minAge != null && !minAge.isNegative(), "minAge", minAge,
+    problems.check(
+        pollingFrequency != null && pollingFrequency.isPositive(),
+        "pollingFrequency",
+        pollingFrequency,
+        "must be a positive duration");
+    problems.check(
+        minAge != null && !minAge.isNegative(),
+        "minAge",
+        minAge,
         "must be zero or a positive duration");
     problems.check(afterRead != null, "afterRead", null, "is required");
-    problems.check(afterRead != AfterRead.MOVE || moveTo != null, "moveTo", null,
+    problems.check(
+        afterRead != AfterRead.MOVE || moveTo != null,
+        "moveTo",
+        null,
         "is required when afterRead is MOVE");
-    problems.check(maxConcurrentFiles >= 1, "maxConcurrentFiles", maxConcurrentFiles,
-        "must be at least 1");
+    problems.check(
+        maxConcurrentFiles >= 1, "maxConcurrentFiles", maxConcurrentFiles, "must be at least 1");
     problems.throwIfAny();
   }
 

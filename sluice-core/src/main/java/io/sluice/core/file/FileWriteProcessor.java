@@ -18,19 +18,19 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A sink that writes each message's payload to a file in one directory. A {@code byte[]} payload
- * is written as is, a {@code String} as UTF-8, anything else as its {@link String#valueOf} text,
- * and a null payload as an empty file.
+ * A sink that writes each message's payload to a file in one directory. A {@code byte[]} payload is
+ * written as is, a {@code String} as UTF-8, anything else as its {@link String#valueOf} text, and a
+ * null payload as an empty file.
  *
  * <p>The file name is the {@code fileName} template rendered against the message ({@code
- * #[attributes.fileName]} by default in YAML). A rendered name that is empty, {@code .}, {@code
- * ..} or holds a path separator is an error naming the value: a sink writes only into its own
+ * #[attributes.fileName]} by default in YAML). A rendered name that is empty, {@code .}, {@code ..}
+ * or holds a path separator is an error naming the value: a sink writes only into its own
  * directory.
  *
  * <p>In {@link WriteMode#OVERWRITE} the bytes go to a hidden temporary file in the same directory
- * (named {@code .<name>.<random>.tmp}, which the {@link FileSource} skips), are forced to disk,
- * and the file is then moved into place atomically: a reader, or the process after a crash, sees
- * the old file or the new one, never half of one. {@link WriteMode#APPEND} and {@link
+ * (named {@code .<name>.<random>.tmp}, which the {@link FileSource} skips), are forced to disk, and
+ * the file is then moved into place atomically: a reader, or the process after a crash, sees the
+ * old file or the new one, never half of one. {@link WriteMode#APPEND} and {@link
  * WriteMode#CREATE_NEW} write in place.
  *
  * <p>The message goes on unchanged except for the attribute {@code writtenPath}: the absolute path
@@ -58,9 +58,17 @@ public final class FileWriteProcessor implements Processor {
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
-      throw new SluiceException("Cannot create the output directory '" + directory + "' of the "
-          + "file sink in flow '" + context.flowName() + "' (" + e + "); fix its 'directory' or "
-          + "create it by hand", e);
+      throw new SluiceException(
+          "Cannot create the output directory '"
+              + directory
+              + "' of the "
+              + "file sink in flow '"
+              + context.flowName()
+              + "' ("
+              + e
+              + "); fix its 'directory' or "
+              + "create it by hand",
+          e);
     }
   }
 
@@ -71,8 +79,13 @@ public final class FileWriteProcessor implements Processor {
     byte[] bytes = bytes(message.payload());
     switch (mode) {
       case OVERWRITE -> overwrite(target, bytes);
-      case APPEND -> Files.write(target, bytes, StandardOpenOption.CREATE,
-          StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+      case APPEND ->
+          Files.write(
+              target,
+              bytes,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.APPEND,
+              StandardOpenOption.WRITE);
       case CREATE_NEW -> createNew(target, bytes);
     }
     return message.withAttribute(WRITTEN_PATH, target.toString());
@@ -96,16 +109,24 @@ public final class FileWriteProcessor implements Processor {
       problem = "is empty";
     } else if (name.equals(".") || name.equals("..")) {
       problem = "names a directory, not a file";
-    } else if (name.indexOf('/') >= 0 || name.indexOf('\\') >= 0
+    } else if (name.indexOf('/') >= 0
+        || name.indexOf('\\') >= 0
         || name.contains(directory.getFileSystem().getSeparator())) {
       problem = "contains a path separator";
     } else if (name.indexOf('\0') >= 0) {
       problem = "contains a NUL character";
     }
     if (problem != null) {
-      throw new SluiceException("The file sink's fileName '" + fileName + "' rendered to '" + name
-          + "', which " + problem + "; a file sink writes only into its directory '" + directory
-          + "', so give it a plain file name");
+      throw new SluiceException(
+          "The file sink's fileName '"
+              + fileName
+              + "' rendered to '"
+              + name
+              + "', which "
+              + problem
+              + "; a file sink writes only into its directory '"
+              + directory
+              + "', so give it a plain file name");
     }
     return directory.resolve(name);
   }
@@ -122,11 +143,16 @@ public final class FileWriteProcessor implements Processor {
   private void overwrite(Path target, byte[] bytes) throws IOException {
     // Not Files.createTempFile: its files are owner-only (0600), and the rename would carry that
     // over to the result instead of the usual permissions.
-    Path temp = directory.resolve(
-        "." + target.getFileName() + "." + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
+    Path temp =
+        directory.resolve(
+            "."
+                + target.getFileName()
+                + "."
+                + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36)
+                + ".tmp");
     try {
-      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.WRITE)) {
+      try (FileChannel channel =
+          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         while (buffer.hasRemaining()) {
           channel.write(buffer);
@@ -134,8 +160,7 @@ public final class FileWriteProcessor implements Processor {
         // Forced before the rename, so that a crash cannot leave a renamed but empty file.
         channel.force(true);
       }
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } finally {
       Files.deleteIfExists(temp);
     }
@@ -145,8 +170,12 @@ public final class FileWriteProcessor implements Processor {
     try {
       Files.write(target, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     } catch (FileAlreadyExistsException e) {
-      throw new SluiceException("File '" + target + "' already exists and the file sink's mode "
-          + "is CREATE_NEW; choose OVERWRITE or APPEND, or a fileName that differs per message", e);
+      throw new SluiceException(
+          "File '"
+              + target
+              + "' already exists and the file sink's mode "
+              + "is CREATE_NEW; choose OVERWRITE or APPEND, or a fileName that differs per message",
+          e);
     }
   }
 }

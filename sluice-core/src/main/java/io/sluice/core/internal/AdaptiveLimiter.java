@@ -6,16 +6,16 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
- * A semaphore whose number of permits moves by itself: the adaptive concurrency limit of one
- * flow's BLOCKING_IO work.
+ * A semaphore whose number of permits moves by itself: the adaptive concurrency limit of one flow's
+ * BLOCKING_IO work.
  *
  * <p>First version of the algorithm. It starts in slow start: while calls are using most of the
  * limit and their latency stays near the best seen, every success adds one permit (the limit
  * doubles each round trip, as TCP's window does). A throttling reply or a timeout ({@link
  * Outcome#DROPPED}) halves the limit, at most once per round trip, and ends slow start; latency
- * more than twice the baseline shrinks it by a tenth. After slow start the limit grows by one
- * per round trip of successes while latency holds. The baseline decays slowly toward recent
- * latency so a service that got slower for good is not punished forever.
+ * more than twice the baseline shrinks it by a tenth. After slow start the limit grows by one per
+ * round trip of successes while latency holds. The baseline decays slowly toward recent latency so
+ * a service that got slower for good is not punished forever.
  */
 final class AdaptiveLimiter {
 

@@ -30,10 +30,18 @@ public final class ApplicationRuntime {
 
   /** A runtime for these flows; {@code timer} null means the system timer. */
   public ApplicationRuntime(
-      List<Flow> flows, Clock clock, TimerService timer, MeterRegistry registry, VmQueues vmQueues) {
+      List<Flow> flows,
+      Clock clock,
+      TimerService timer,
+      MeterRegistry registry,
+      VmQueues vmQueues) {
     this.ownTimer = timer == null ? new SystemTimerService(clock) : null;
     this.services =
-        new Services(clock, timer == null ? ownTimer : timer, registry, vmQueues,
+        new Services(
+            clock,
+            timer == null ? ownTimer : timer,
+            registry,
+            vmQueues,
             new CpuPool(Runtime.getRuntime().availableProcessors(), registry));
     for (Flow flow : flows) {
       this.flows.put(flow.name(), new FlowRuntime(flow, services));
@@ -73,10 +81,11 @@ public final class ApplicationRuntime {
       for (boolean fedByOtherFlows : new boolean[] {false, true}) {
         flows.values().stream()
             .filter(flow -> flow.fedByOtherFlows() == fedByOtherFlows)
-            .forEach(flow -> {
-              flow.stopSource();
-              flow.stopAccepting();
-            });
+            .forEach(
+                flow -> {
+                  flow.stopSource();
+                  flow.stopAccepting();
+                });
         drained = awaitIdle(deadline, fedByOtherFlows, timeout);
       }
       for (FlowRuntime flow : flows.values()) {
@@ -100,10 +109,14 @@ public final class ApplicationRuntime {
       if (!flow.awaitIdle(left)) {
         idle = false;
         if (warn) {
-          LOG.warn("Flow '{}' still held {} message(s) after the shutdown timeout of {}; they "
-              + "are abandoned: a file stays in its directory and is read again at the next "
-              + "start, while a scheduler firing, an in-memory VM entry or a message sent by "
-              + "the application itself is lost", flow.name(), flow.inFlightCount(), timeout);
+          LOG.warn(
+              "Flow '{}' still held {} message(s) after the shutdown timeout of {}; they "
+                  + "are abandoned: a file stays in its directory and is read again at the next "
+                  + "start, while a scheduler firing, an in-memory VM entry or a message sent by "
+                  + "the application itself is lost",
+              flow.name(),
+              flow.inFlightCount(),
+              timeout);
         }
       }
     }

@@ -23,9 +23,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The default strategy. CPU_LITE work stays on the thread that holds the message; CPU_INTENSIVE
- * work moves to the shared CPU pool; BLOCKING_IO work moves to a virtual thread and runs under
- * the flow's adaptive limit. The only bound a user might set is how many messages the flow holds
- * at once, and its default is generous: concurrency is limited by permits, never by pool size.
+ * work moves to the shared CPU pool; BLOCKING_IO work moves to a virtual thread and runs under the
+ * flow's adaptive limit. The only bound a user might set is how many messages the flow holds at
+ * once, and its default is generous: concurrency is limited by permits, never by pool size.
  */
 final class AutoEngine extends Engine {
 
@@ -49,17 +49,28 @@ final class AutoEngine extends Engine {
     this.virtualThreads = Thread.ofVirtual().name("sluice-" + flow + "-io-", 0).factory();
     Tags tags = Tags.of("flow", flow, "stage", "auto");
     Gauge.builder("sluice.stage.limit", limiter, AdaptiveLimiter::limit)
-        .tags(tags).description("The adaptive limit on concurrent BLOCKING_IO calls").register(registry);
+        .tags(tags)
+        .description("The adaptive limit on concurrent BLOCKING_IO calls")
+        .register(registry);
     Gauge.builder("sluice.stage.active", limiter, AdaptiveLimiter::inFlight)
-        .tags(tags).description("BLOCKING_IO calls running").register(registry);
+        .tags(tags)
+        .description("BLOCKING_IO calls running")
+        .register(registry);
     Gauge.builder("sluice.stage.queued", this, e -> e.limiter.waiting())
-        .tags(tags).description("BLOCKING_IO calls waiting for a permit").register(registry);
+        .tags(tags)
+        .description("BLOCKING_IO calls waiting for a permit")
+        .register(registry);
     FunctionCounter.builder("sluice.stage.completed", completed, LongAdder::sum)
-        .tags(tags).description("BLOCKING_IO calls that ended, whichever way").register(registry);
+        .tags(tags)
+        .description("BLOCKING_IO calls that ended, whichever way")
+        .register(registry);
     FunctionCounter.builder("sluice.stage.rejected", refused, LongAdder::sum)
-        .tags(tags).description("Messages refused because the flow was full").register(registry);
+        .tags(tags)
+        .description("Messages refused because the flow was full")
+        .register(registry);
     FunctionCounter.builder("sluice.stage.throttled", throttled, LongAdder::sum)
-        .tags(tags).description("BLOCKING_IO calls that reported throttling or a timeout")
+        .tags(tags)
+        .description("BLOCKING_IO calls that reported throttling or a timeout")
         .register(registry);
   }
 
@@ -79,8 +90,14 @@ final class AutoEngine extends Engine {
     if (!admitted) {
       refused.increment();
       execution.refused(
-          new FlowBusyException(flow, "auto", "maxInFlight " + config.maxInFlight() + " reached, "
-              + "backpressure " + config.backpressure()));
+          new FlowBusyException(
+              flow,
+              "auto",
+              "maxInFlight "
+                  + config.maxInFlight()
+                  + " reached, "
+                  + "backpressure "
+                  + config.backpressure()));
       return;
     }
     execution.admitted();

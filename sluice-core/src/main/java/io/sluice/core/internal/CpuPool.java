@@ -27,14 +27,23 @@ final class CpuPool {
             ProfiledExecutor.threads("sluice-cpu"));
     pool.allowCoreThreadTimeOut(true);
     Tags tags = Tags.of("pool", "cpu");
-    Gauge.builder("sluice.pool.active", pool, ThreadPoolExecutor::getActiveCount).tags(tags)
-        .description("Threads of the shared CPU pool busy").register(registry);
-    Gauge.builder("sluice.pool.queued", pool, p -> p.getQueue().size()).tags(tags)
-        .description("CPU_INTENSIVE work waiting for the shared CPU pool").register(registry);
-    Gauge.builder("sluice.pool.limit", pool, ThreadPoolExecutor::getMaximumPoolSize).tags(tags)
-        .description("Threads of the shared CPU pool at most (the cores)").register(registry);
-    FunctionCounter.builder("sluice.pool.completed", pool, ThreadPoolExecutor::getCompletedTaskCount)
-        .tags(tags).description("CPU_INTENSIVE tasks the shared pool finished").register(registry);
+    Gauge.builder("sluice.pool.active", pool, ThreadPoolExecutor::getActiveCount)
+        .tags(tags)
+        .description("Threads of the shared CPU pool busy")
+        .register(registry);
+    Gauge.builder("sluice.pool.queued", pool, p -> p.getQueue().size())
+        .tags(tags)
+        .description("CPU_INTENSIVE work waiting for the shared CPU pool")
+        .register(registry);
+    Gauge.builder("sluice.pool.limit", pool, ThreadPoolExecutor::getMaximumPoolSize)
+        .tags(tags)
+        .description("Threads of the shared CPU pool at most (the cores)")
+        .register(registry);
+    FunctionCounter.builder(
+            "sluice.pool.completed", pool, ThreadPoolExecutor::getCompletedTaskCount)
+        .tags(tags)
+        .description("CPU_INTENSIVE tasks the shared pool finished")
+        .register(registry);
   }
 
   void execute(Runnable task) {

@@ -12,28 +12,57 @@ final class Describe {
   private Describe() {}
 
   static String flow(Flow flow) {
-    return "source=" + (flow.source() == null ? "none" : flow.source().name())
-        + ", processors=" + names(flow.processors().stream().map(Processor::name))
-        + ", sinks=" + names(flow.sinks().stream().map(Processor::name))
-        + ", errorHandler=" + flow.errorHandler().size() + " branch(es)"
-        + ", strategy=" + strategy(flow.strategy());
+    return "source="
+        + (flow.source() == null ? "none" : flow.source().name())
+        + ", processors="
+        + names(flow.processors().stream().map(Processor::name))
+        + ", sinks="
+        + names(flow.sinks().stream().map(Processor::name))
+        + ", errorHandler="
+        + flow.errorHandler().size()
+        + " branch(es)"
+        + ", strategy="
+        + strategy(flow.strategy());
   }
 
   static String strategy(ProcessingStrategy strategy) {
     return switch (strategy) {
-      case ProcessingStrategy.Synchronous s -> "synchronous(receiver " + profile(s.receiver()) + ")";
-      case ProcessingStrategy.Staged s -> "staged(receiver " + profile(s.receiver()) + ", flow "
-          + profile(s.flow()) + ", dispatcher " + profile(s.dispatcher()) + ")";
-      case ProcessingStrategy.Auto a -> "auto(maxInFlight " + a.maxInFlight() + ", backpressure "
-          + a.backpressure() + ", limit " + a.initialLimit() + ".." + a.maxLimit() + ", cpu threads "
-          + Runtime.getRuntime().availableProcessors() + ")";
+      case ProcessingStrategy.Synchronous s ->
+          "synchronous(receiver " + profile(s.receiver()) + ")";
+      case ProcessingStrategy.Staged s ->
+          "staged(receiver "
+              + profile(s.receiver())
+              + ", flow "
+              + profile(s.flow())
+              + ", dispatcher "
+              + profile(s.dispatcher())
+              + ")";
+      case ProcessingStrategy.Auto a ->
+          "auto(maxInFlight "
+              + a.maxInFlight()
+              + ", backpressure "
+              + a.backpressure()
+              + ", limit "
+              + a.initialLimit()
+              + ".."
+              + a.maxLimit()
+              + ", cpu threads "
+              + Runtime.getRuntime().availableProcessors()
+              + ")";
     };
   }
 
   private static String profile(ThreadingProfile p) {
-    return "[threads " + p.maxThreadsActive() + ", queue " + p.maxQueue() + ", "
-        + p.exhaustedAction() + (p.exhaustedAction().name().equals("WAIT") ? " " + p.waitTimeout() : "")
-        + ", idle " + p.idleTtl() + "]";
+    return "[threads "
+        + p.maxThreadsActive()
+        + ", queue "
+        + p.maxQueue()
+        + ", "
+        + p.exhaustedAction()
+        + (p.exhaustedAction().name().equals("WAIT") ? " " + p.waitTimeout() : "")
+        + ", idle "
+        + p.idleTtl()
+        + "]";
   }
 
   private static String names(java.util.stream.Stream<String> names) {

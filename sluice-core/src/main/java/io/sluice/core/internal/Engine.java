@@ -14,8 +14,8 @@ abstract class Engine {
   abstract void detach(Execution execution);
 
   /**
-   * Hands the execution to another thread when {@code next} belongs elsewhere (and calls
-   * {@link Execution#placed()} before doing so); false to run it here.
+   * Hands the execution to another thread when {@code next} belongs elsewhere (and calls {@link
+   * Execution#placed()} before doing so); false to run it here.
    */
   abstract boolean handOver(Execution execution, Processor next);
 
@@ -24,7 +24,9 @@ abstract class Engine {
     Message result = processor.process(message);
     if (result == null) {
       throw new IllegalStateException(
-          "Processor '" + processor.name() + "' returned null; a processor must return a message"
+          "Processor '"
+              + processor.name()
+              + "' returned null; a processor must return a message"
               + " (return the one it was given to leave it unchanged)");
     }
     return result;

@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One message's way through a chain of processors. It runs processors on the current thread
- * until the engine says the next one belongs elsewhere, then hands itself over and returns; the
- * thread that picks it up carries on from the same place. On an error it switches to the matching
- * error branch and runs that branch's processors the same way.
+ * One message's way through a chain of processors. It runs processors on the current thread until
+ * the engine says the next one belongs elsewhere, then hands itself over and returns; the thread
+ * that picks it up carries on from the same place. On an error it switches to the matching error
+ * branch and runs that branch's processors the same way.
  */
 final class Execution implements StageTask {
 
@@ -43,8 +43,8 @@ final class Execution implements StageTask {
   }
 
   /**
-   * A message's way through {@code chain} with these error branches; an {@code async} scope's
-   * copy has none, so its errors end it without reaching the flow's handler.
+   * A message's way through {@code chain} with these error branches; an {@code async} scope's copy
+   * has none, so its errors end it without reaching the flow's handler.
    */
   Execution(FlowRuntime flow, List<Processor> chain, Message message, List<OnError> errorHandler) {
     this.flow = flow;
@@ -60,7 +60,9 @@ final class Execution implements StageTask {
 
   /** Whether the next processor is the first sink of the main chain (staged's dispatcher hop). */
   boolean atFirstSink() {
-    return handling == null && chain == flow.chain() && index == flow.flow().processors().size()
+    return handling == null
+        && chain == flow.chain()
+        && index == flow.flow().processors().size()
         && index < chain.size();
   }
 
@@ -78,8 +80,8 @@ final class Execution implements StageTask {
   }
 
   /**
-   * Marks that the engine is handing this execution to a thread of {@code newLane}, which must
-   * run the current processor without asking the engine again.
+   * Marks that the engine is handing this execution to a thread of {@code newLane}, which must run
+   * the current processor without asking the engine again.
    */
   void placed(Lane newLane) {
     lane = newLane;
@@ -92,8 +94,8 @@ final class Execution implements StageTask {
   }
 
   /**
-   * Marks that the engine is handing this execution to another thread, which must run the
-   * current processor without asking the engine again.
+   * Marks that the engine is handing this execution to another thread, which must run the current
+   * processor without asking the engine again.
    */
   void placed() {
     placed = true;

@@ -41,17 +41,32 @@ final class FlowRuntime implements SourceContext {
         switch (flow.strategy()) {
           case ProcessingStrategy.Synchronous s -> new SynchronousEngine(flow.name(), s, registry);
           case ProcessingStrategy.Staged s -> new StagedEngine(flow.name(), s, registry);
-          case ProcessingStrategy.Auto a -> new AutoEngine(flow.name(), a, services.cpu(), registry);
+          case ProcessingStrategy.Auto a ->
+              new AutoEngine(flow.name(), a, services.cpu(), registry);
         };
     String description = "Messages that left the flow, by outcome";
-    this.completed = Counter.builder("sluice.flow.messages").tag("flow", flow.name())
-        .tag("outcome", "completed").description(description).register(registry);
-    this.failed = Counter.builder("sluice.flow.messages").tag("flow", flow.name())
-        .tag("outcome", "failed").description(description).register(registry);
-    this.refused = Counter.builder("sluice.flow.messages").tag("flow", flow.name())
-        .tag("outcome", "refused").description(description).register(registry);
-    Gauge.builder("sluice.flow.inflight", inFlight, InFlight::count).tag("flow", flow.name())
-        .description("Messages the flow holds").register(registry);
+    this.completed =
+        Counter.builder("sluice.flow.messages")
+            .tag("flow", flow.name())
+            .tag("outcome", "completed")
+            .description(description)
+            .register(registry);
+    this.failed =
+        Counter.builder("sluice.flow.messages")
+            .tag("flow", flow.name())
+            .tag("outcome", "failed")
+            .description(description)
+            .register(registry);
+    this.refused =
+        Counter.builder("sluice.flow.messages")
+            .tag("flow", flow.name())
+            .tag("outcome", "refused")
+            .description(description)
+            .register(registry);
+    Gauge.builder("sluice.flow.inflight", inFlight, InFlight::count)
+        .tag("flow", flow.name())
+        .description("Messages the flow holds")
+        .register(registry);
   }
 
   Flow flow() {

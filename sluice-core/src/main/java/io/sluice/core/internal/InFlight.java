@@ -56,5 +56,4 @@ final class InFlight {
       lock.unlock();
     }
   }
-
 }

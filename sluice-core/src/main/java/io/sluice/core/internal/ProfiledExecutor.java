@@ -18,9 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One stage's pool and queue under a {@link ThreadingProfile}: platform threads started on demand
- * up to maxThreadsActive, a bounded queue of maxQueue, and the profile's exhausted action when
- * both are full. Its state is published as {@code sluice.stage.*} meters tagged with flow and
- * stage.
+ * up to maxThreadsActive, a bounded queue of maxQueue, and the profile's exhausted action when both
+ * are full. Its state is published as {@code sluice.stage.*} meters tagged with flow and stage.
  */
 final class ProfiledExecutor {
 
@@ -58,21 +57,38 @@ final class ProfiledExecutor {
     }
     Tags tags = Tags.of("flow", flow, "stage", stage);
     Gauge.builder("sluice.stage.active", pool, ThreadPoolExecutor::getActiveCount)
-        .tags(tags).description("Threads of the stage busy with a message").register(registry);
+        .tags(tags)
+        .description("Threads of the stage busy with a message")
+        .register(registry);
     Gauge.builder("sluice.stage.threads", pool, ThreadPoolExecutor::getPoolSize)
-        .tags(tags).description("Threads of the stage alive").register(registry);
+        .tags(tags)
+        .description("Threads of the stage alive")
+        .register(registry);
     Gauge.builder("sluice.stage.queued", pool, p -> p.getQueue().size())
-        .tags(tags).description("Messages waiting for a thread of the stage").register(registry);
+        .tags(tags)
+        .description("Messages waiting for a thread of the stage")
+        .register(registry);
     Gauge.builder("sluice.stage.limit", profile, ThreadingProfile::maxThreadsActive)
-        .tags(tags).description("The stage's maxThreadsActive").register(registry);
-    FunctionCounter.builder("sluice.stage.completed", pool, ThreadPoolExecutor::getCompletedTaskCount)
-        .tags(tags).description("Messages the stage finished").register(registry);
+        .tags(tags)
+        .description("The stage's maxThreadsActive")
+        .register(registry);
+    FunctionCounter.builder(
+            "sluice.stage.completed", pool, ThreadPoolExecutor::getCompletedTaskCount)
+        .tags(tags)
+        .description("Messages the stage finished")
+        .register(registry);
     FunctionCounter.builder("sluice.stage.rejected", rejected, LongAdder::sum)
-        .tags(tags).description("Messages refused (REJECT, or WAIT timed out)").register(registry);
+        .tags(tags)
+        .description("Messages refused (REJECT, or WAIT timed out)")
+        .register(registry);
     FunctionCounter.builder("sluice.stage.discarded", discarded, LongAdder::sum)
-        .tags(tags).description("Messages dropped by DISCARD").register(registry);
+        .tags(tags)
+        .description("Messages dropped by DISCARD")
+        .register(registry);
     FunctionCounter.builder("sluice.stage.caller.runs", callerRuns, LongAdder::sum)
-        .tags(tags).description("Messages run on the caller's thread by CALLER_RUNS").register(registry);
+        .tags(tags)
+        .description("Messages run on the caller's thread by CALLER_RUNS")
+        .register(registry);
   }
 
   /** Hands a task to the stage, applying the exhausted action when it is full. */
@@ -130,8 +146,14 @@ final class ProfiledExecutor {
 
   /** The pool's state in words, for errors. */
   String state() {
-    return "active=" + pool.getActiveCount() + "/" + profile.maxThreadsActive() + ", queued="
-        + pool.getQueue().size() + "/" + profile.maxQueue();
+    return "active="
+        + pool.getActiveCount()
+        + "/"
+        + profile.maxThreadsActive()
+        + ", queued="
+        + pool.getQueue().size()
+        + "/"
+        + profile.maxQueue();
   }
 
   /** Stops taking tasks; queued ones still run. */

@@ -18,7 +18,8 @@ final class StagedEngine extends PooledEngine {
   private final ProfiledExecutor async;
 
   StagedEngine(String flow, ProcessingStrategy.Staged strategy, MeterRegistry registry) {
-    this(new ProfiledExecutor(flow, "receiver", strategy.receiver(), registry),
+    this(
+        new ProfiledExecutor(flow, "receiver", strategy.receiver(), registry),
         new ProfiledExecutor(flow, "flow", strategy.flow(), registry),
         new ProfiledExecutor(flow, "dispatcher", strategy.dispatcher(), registry),
         new ProfiledExecutor(flow, "async", ThreadingProfile.DEFAULT, registry));

@@ -13,7 +13,8 @@ final class SynchronousEngine extends PooledEngine {
   private final ProfiledExecutor async;
 
   SynchronousEngine(String flow, ProcessingStrategy.Synchronous strategy, MeterRegistry registry) {
-    this(new ProfiledExecutor(flow, "receiver", strategy.receiver(), registry),
+    this(
+        new ProfiledExecutor(flow, "receiver", strategy.receiver(), registry),
         new ProfiledExecutor(flow, "async", ThreadingProfile.DEFAULT, registry));
   }
 

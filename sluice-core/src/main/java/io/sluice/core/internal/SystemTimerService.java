@@ -9,8 +9,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real timer: one platform thread keeps time and starts each due task on a virtual thread,
- * so a task that blocks (a source waiting for room in its flow) never delays the others.
+ * The real timer: one platform thread keeps time and starts each due task on a virtual thread, so a
+ * task that blocks (a source waiting for room in its flow) never delays the others.
  */
 public final class SystemTimerService implements TimerService, AutoCloseable {
 
@@ -40,7 +40,9 @@ public final class SystemTimerService implements TimerService, AutoCloseable {
   public Cancellable schedule(Duration delay, Runnable task) {
     ScheduledFuture<?> future =
         ticker.schedule(
-            () -> tasks.newThread(task).start(), Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+            () -> tasks.newThread(task).start(),
+            Math.max(0, delay.toNanos()),
+            TimeUnit.NANOSECONDS);
     return () -> future.cancel(false);
   }
 

@@ -51,7 +51,8 @@ public final class AsyncScope implements Processor {
         .whenComplete(
             (ignored, error) -> {
               if (error != null) {
-                LOG.warn("async scope in flow '{}' failed: {}", context.flowName(), error.toString());
+                LOG.warn(
+                    "async scope in flow '{}' failed: {}", context.flowName(), error.toString());
               }
             });
     return message;

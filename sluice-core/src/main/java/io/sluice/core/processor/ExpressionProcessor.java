@@ -7,8 +7,8 @@ import io.sluice.core.spi.Processor;
 
 /**
  * Evaluates a JEXL expression and puts its value in the payload, or in a variable when {@code
- * target} is set. Declares its processing type, CPU_LITE by default: an expression that calls
- * out to something slow should say BLOCKING_IO.
+ * target} is set. Declares its processing type, CPU_LITE by default: an expression that calls out
+ * to something slow should say BLOCKING_IO.
  */
 public final class ExpressionProcessor implements Processor {
 

@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A user's Java class as a processor. The class either implements {@link Processor} (and is used
- * as it is), or has a public method that takes the {@link Message} or its payload; that method's
+ * A user's Java class as a processor. The class either implements {@link Processor} (and is used as
+ * it is), or has a public method that takes the {@link Message} or its payload; that method's
  * result becomes the payload (a returned {@code Message} replaces the message; {@code void} leaves
  * it unchanged). The class needs a public no-argument constructor. Unless it says otherwise, it is
  * taken to block.
@@ -40,9 +40,9 @@ public final class JavaComponentProcessor implements Processor {
 
   /**
    * Loads and instantiates {@code className} from {@code loader}. {@code methodName} null picks the
-   * only public method taking one argument; {@code type} null means the component's own (a
-   * {@link Processor}'s) or BLOCKING_IO. Any problem is a {@link ConfigurationException} naming
-   * {@code path}, the class and, when it is missing, the classpath searched.
+   * only public method taking one argument; {@code type} null means the component's own (a {@link
+   * Processor}'s) or BLOCKING_IO. Any problem is a {@link ConfigurationException} naming {@code
+   * path}, the class and, when it is missing, the classpath searched.
    */
   public static JavaComponentProcessor load(
       String path, String className, String methodName, ProcessingType type, ClassLoader loader) {
@@ -50,27 +50,31 @@ public final class JavaComponentProcessor implements Processor {
     try {
       type0 = Class.forName(className, true, loader);
     } catch (ClassNotFoundException | LinkageError e) {
-      throw new ConfigurationException(ConfigProblem.of(path + ".class", className,
-          "could not be loaded (" + e + "); searched the classpath: " + classpath(loader)));
+      throw new ConfigurationException(
+          ConfigProblem.of(
+              path + ".class",
+              className,
+              "could not be loaded (" + e + "); searched the classpath: " + classpath(loader)));
     }
     Object instance;
     try {
       instance = type0.getConstructor().newInstance();
     } catch (NoSuchMethodException e) {
-      throw new ConfigurationException(ConfigProblem.of(path + ".class", className,
-          "needs a public constructor without arguments"));
+      throw new ConfigurationException(
+          ConfigProblem.of(
+              path + ".class", className, "needs a public constructor without arguments"));
     } catch (ReflectiveOperationException | RuntimeException e) {
       Throwable cause = e instanceof InvocationTargetException ite ? ite.getCause() : e;
-      throw new ConfigurationException(ConfigProblem.of(path + ".class", className,
-          "could not be instantiated: " + cause));
+      throw new ConfigurationException(
+          ConfigProblem.of(path + ".class", className, "could not be instantiated: " + cause));
     }
     if (instance instanceof Processor processor && methodName == null) {
-      return new JavaComponentProcessor(className, processor, null, null,
-          type != null ? type : processor.processingType());
+      return new JavaComponentProcessor(
+          className, processor, null, null, type != null ? type : processor.processingType());
     }
     Method method = findMethod(path, type0, methodName);
-    return new JavaComponentProcessor(className, null, instance, method,
-        type != null ? type : ProcessingType.BLOCKING_IO);
+    return new JavaComponentProcessor(
+        className, null, instance, method, type != null ? type : ProcessingType.BLOCKING_IO);
   }
 
   private static Method findMethod(String path, Class<?> type, String name) {
@@ -89,21 +93,27 @@ public final class JavaComponentProcessor implements Processor {
                 ? "has no public method taking one argument (the message or its payload);"
                     + " implement io.sluice.core.spi.Processor or add one"
                 : "has no public method '" + name + "' taking one argument")
-            : "has " + candidates.size() + " public one-argument methods"
-                + (name == null ? "" : " named '" + name + "'") + "; name the one to call with"
-                + " 'method' (" + candidates.stream().map(Method::toString)
-                .collect(Collectors.joining("; ")) + ")";
+            : "has "
+                + candidates.size()
+                + " public one-argument methods"
+                + (name == null ? "" : " named '" + name + "'")
+                + "; name the one to call with"
+                + " 'method' ("
+                + candidates.stream().map(Method::toString).collect(Collectors.joining("; "))
+                + ")";
     throw new ConfigurationException(ConfigProblem.of(path + ".class", type.getName(), rule));
   }
 
   /**
-   * Whether the component's author wrote this method to be called: not the compiler's bridge for
-   * a generic interface, not the JDK's (Function.andThen, Object's), not an equals override.
+   * Whether the component's author wrote this method to be called: not the compiler's bridge for a
+   * generic interface, not the JDK's (Function.andThen, Object's), not an equals override.
    */
   private static boolean isOwnMethod(Method m) {
     boolean equalsOverride =
         m.getName().equals("equals") && m.getParameterTypes()[0] == Object.class;
-    return !m.isBridge() && !m.isSynthetic() && !equalsOverride
+    return !m.isBridge()
+        && !m.isSynthetic()
+        && !equalsOverride
         && !m.getDeclaringClass().getName().startsWith("java.");
   }
 
@@ -139,8 +149,14 @@ public final class JavaComponentProcessor implements Processor {
     Class<?> parameter = method.getParameterTypes()[0];
     Object argument = parameter == Message.class ? message : message.payload();
     if (argument != null && !parameter.isInstance(argument) && !parameter.isPrimitive()) {
-      throw new IllegalArgumentException(className + "." + method.getName() + " takes a "
-          + parameter.getName() + " but the payload is a " + argument.getClass().getName());
+      throw new IllegalArgumentException(
+          className
+              + "."
+              + method.getName()
+              + " takes a "
+              + parameter.getName()
+              + " but the payload is a "
+              + argument.getClass().getName());
     }
     Object result;
     try {

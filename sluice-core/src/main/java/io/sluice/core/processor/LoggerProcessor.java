@@ -18,8 +18,8 @@ public final class LoggerProcessor implements Processor {
   private Logger logger;
 
   /**
-   * Logs {@code template} (with {@code #[...]} expressions) at {@code level}; {@code category}
-   * null means {@code sluice.flow.<flow name>}.
+   * Logs {@code template} (with {@code #[...]} expressions) at {@code level}; {@code category} null
+   * means {@code sluice.flow.<flow name>}.
    */
   public LoggerProcessor(Template template, Level level, String category) {
     this.template = template;
@@ -29,7 +29,8 @@ public final class LoggerProcessor implements Processor {
 
   @Override
   public void start(FlowContext context) {
-    logger = LoggerFactory.getLogger(category != null ? category : "sluice.flow." + context.flowName());
+    logger =
+        LoggerFactory.getLogger(category != null ? category : "sluice.flow." + context.flowName());
   }
 
   @Override

@@ -6,8 +6,8 @@ import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 
 /**
- * Replaces the payload with a value: literal text, text with {@code #[...]} expressions, or a
- * lone expression whose value (of any type) becomes the payload.
+ * Replaces the payload with a value: literal text, text with {@code #[...]} expressions, or a lone
+ * expression whose value (of any type) becomes the payload.
  */
 public final class SetPayloadProcessor implements Processor {
 

@@ -28,14 +28,14 @@ import org.slf4j.LoggerFactory;
 /**
  * A source that fires messages on a schedule: at a fixed frequency, or on a Quartz-style cron
  * expression (seconds first, {@code 0 *}{@code /5 * * * ?}) in a time zone. Each firing hands the
- * flow a message with a null payload and the attributes {@code scheduledTime} (the {@link
- * Instant} it was due) and {@code firedAt} (the clock's {@link Instant} when it ran).
+ * flow a message with a null payload and the attributes {@code scheduledTime} (the {@link Instant}
+ * it was due) and {@code firedAt} (the clock's {@link Instant} when it ran).
  *
- * <p>It uses only the flow's timer and clock, so tests drive it by hand with the test kit's
- * manual ones. A fixed frequency keeps to its grid: each firing is due one period after the
- * previous one was <em>due</em>, not after it ran, so lateness does not add up. Slots missed
- * entirely (the clock jumped, or the timer was late by more than a period) are skipped, not run in
- * a burst. Cron times are computed in the zone, so they follow its daylight-saving changes.
+ * <p>It uses only the flow's timer and clock, so tests drive it by hand with the test kit's manual
+ * ones. A fixed frequency keeps to its grid: each firing is due one period after the previous one
+ * was <em>due</em>, not after it ran, so lateness does not add up. Slots missed entirely (the clock
+ * jumped, or the timer was late by more than a period) are skipped, not run in a burst. Cron times
+ * are computed in the zone, so they follow its daylight-saving changes.
  *
  * <p>A firing that finds the previous one still in the flow is skipped (never queued behind it).
  * Skipped firings, firings the flow refused because it was full, and a fixed frequency's missed
@@ -95,7 +95,8 @@ public final class SchedulerSource implements Source {
     }
 
     private Instant next(Instant after) {
-      return times.nextExecution(ZonedDateTime.ofInstant(after, zone))
+      return times
+          .nextExecution(ZonedDateTime.ofInstant(after, zone))
           .map(ZonedDateTime::toInstant)
           .orElse(null);
     }
@@ -126,9 +127,15 @@ public final class SchedulerSource implements Source {
    */
   public static SchedulerSource fixedFrequency(Duration frequency, Duration startDelay) {
     ConfigProblems problems = new ConfigProblems();
-    problems.check(frequency != null && frequency.isPositive(), "frequency", frequency,
+    problems.check(
+        frequency != null && frequency.isPositive(),
+        "frequency",
+        frequency,
         "must be a positive duration");
-    problems.check(startDelay != null && !startDelay.isNegative(), "startDelay", startDelay,
+    problems.check(
+        startDelay != null && !startDelay.isNegative(),
+        "startDelay",
+        startDelay,
         "must be zero or a positive duration");
     problems.throwIfAny();
     return new SchedulerSource(new Fixed(frequency, startDelay));
@@ -148,9 +155,13 @@ public final class SchedulerSource implements Source {
     try {
       cron = QUARTZ.parse(expression).validate();
     } catch (IllegalArgumentException | NullPointerException e) {
-      throw new ConfigurationException(ConfigProblem.of(path, expression,
-          "is not a valid cron expression: " + e.getMessage()
-              + " (Quartz syntax, seconds first: '0 */5 * * * ?' is every five minutes)"));
+      throw new ConfigurationException(
+          ConfigProblem.of(
+              path,
+              expression,
+              "is not a valid cron expression: "
+                  + e.getMessage()
+                  + " (Quartz syntax, seconds first: '0 */5 * * * ?' is every five minutes)"));
     }
     return new SchedulerSource(new CronSchedule(expression, ExecutionTime.forCron(cron), zone));
   }
@@ -159,12 +170,15 @@ public final class SchedulerSource implements Source {
   @Override
   public void start(SourceContext flowContext) {
     this.context = flowContext;
-    this.skipped = Counter.builder("sluice.scheduler.skipped").tag("flow", flowContext.flowName())
-        .description("Firings skipped because the previous one was still in the flow, or missed")
-        .register(flowContext.meterRegistry());
+    this.skipped =
+        Counter.builder("sluice.scheduler.skipped")
+            .tag("flow", flowContext.flowName())
+            .description(
+                "Firings skipped because the previous one was still in the flow, or missed")
+            .register(flowContext.meterRegistry());
     Instant first = schedule.first(flowContext.clock().instant());
-    LOG.info("Scheduler of flow '{}' fires {}; first at {}", flowContext.flowName(), schedule,
-        first);
+    LOG.info(
+        "Scheduler of flow '{}' fires {}; first at {}", flowContext.flowName(), schedule, first);
     synchronized (lock) {
       running = true;
       scheduleAt(first);
@@ -211,32 +225,39 @@ public final class SchedulerSource implements Source {
         long missed = Duration.between(scheduledTime, following).dividedBy(fixed.frequency()) - 1;
         if (missed > 0) {
           skipped.increment(missed);
-          LOG.warn("Scheduler of flow '{}' missed {} firing(s) after {}; next at {}",
-              context.flowName(), missed, scheduledTime, following);
+          LOG.warn(
+              "Scheduler of flow '{}' missed {} firing(s) after {}; next at {}",
+              context.flowName(),
+              missed,
+              scheduledTime,
+              following);
         }
       }
       scheduleAt(following);
     }
     if (!busy.compareAndSet(false, true)) {
       skipped.increment();
-      LOG.debug("Scheduler of flow '{}' skipped the firing due at {}: the previous one is still "
-          + "in the flow", context.flowName(), scheduledTime);
+      LOG.debug(
+          "Scheduler of flow '{}' skipped the firing due at {}: the previous one is still "
+              + "in the flow",
+          context.flowName(),
+          scheduledTime);
       return;
     }
-    Message message = Message.of(null,
-        Map.of("scheduledTime", scheduledTime, "firedAt", firedAt));
+    Message message = Message.of(null, Map.of("scheduledTime", scheduledTime, "firedAt", firedAt));
     CompletableFuture<Message> result;
     try {
       result = context.submit(message);
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }
-    result.whenComplete((done, error) -> {
-      busy.set(false);
-      if (error != null) {
-        report(scheduledTime, error);
-      }
-    });
+    result.whenComplete(
+        (done, error) -> {
+          busy.set(false);
+          if (error != null) {
+            report(scheduledTime, error);
+          }
+        });
   }
 
   private void report(Instant scheduledTime, Throwable error) {
@@ -244,10 +265,16 @@ public final class SchedulerSource implements Source {
         error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (cause instanceof FlowBusyException) {
       skipped.increment();
-      LOG.debug("Flow '{}' refused the firing due at {}: {}", context.flowName(), scheduledTime,
+      LOG.debug(
+          "Flow '{}' refused the firing due at {}: {}",
+          context.flowName(),
+          scheduledTime,
           cause.getMessage());
     } else {
-      LOG.warn("Flow '{}' failed on the firing due at {}: {}", context.flowName(), scheduledTime,
+      LOG.warn(
+          "Flow '{}' failed on the firing due at {}: {}",
+          context.flowName(),
+          scheduledTime,
           cause.toString());
     }
   }

@@ -26,10 +26,10 @@ public interface FlowContext {
   VmQueues vmQueues();
 
   /**
-   * Runs a chain of processors on a copy of the message, detached from the caller (the
-   * {@code async} scope), under the flow's processing strategy. The flow counts it as in flight,
-   * so a graceful stop waits for it. The flow's error handler does not run for it: the returned
-   * future completes with its result or error.
+   * Runs a chain of processors on a copy of the message, detached from the caller (the {@code
+   * async} scope), under the flow's processing strategy. The flow counts it as in flight, so a
+   * graceful stop waits for it. The flow's error handler does not run for it: the returned future
+   * completes with its result or error.
    */
   CompletableFuture<Message> runDetached(List<Processor> chain, Message message);
 }

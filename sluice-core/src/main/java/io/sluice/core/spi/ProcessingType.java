@@ -1,8 +1,6 @@
 package io.sluice.core.spi;
 
-/**
- * What a processor spends its time on, which decides where the {@code auto} strategy runs it.
- */
+/** What a processor spends its time on, which decides where the {@code auto} strategy runs it. */
 public enum ProcessingType {
   /** Routing, logging, small maps: runs on the thread that holds the message. */
   CPU_LITE,

@@ -3,11 +3,11 @@ package io.sluice.core.spi;
 import io.sluice.core.Message;
 
 /**
- * A processor is one step of a flow: it takes a message and returns the message the next step
- * sees. Implementations must be thread-safe: one instance serves every message of its flow.
+ * A processor is one step of a flow: it takes a message and returns the message the next step sees.
+ * Implementations must be thread-safe: one instance serves every message of its flow.
  *
- * <p>A processor declares its {@link ProcessingType}; user components that do not say otherwise
- * are taken to block, which is always safe.
+ * <p>A processor declares its {@link ProcessingType}; user components that do not say otherwise are
+ * taken to block, which is always safe.
  */
 @FunctionalInterface
 public interface Processor {

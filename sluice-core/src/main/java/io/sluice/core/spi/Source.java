@@ -7,14 +7,14 @@ package io.sluice.core.spi;
 public interface Source {
 
   /**
-   * Starts producing. Fails with a clear error when the source cannot work (a missing directory,
-   * an unknown queue). Must not block: run polling loops on threads or timers of its own.
+   * Starts producing. Fails with a clear error when the source cannot work (a missing directory, an
+   * unknown queue). Must not block: run polling loops on threads or timers of its own.
    */
   void start(SourceContext context) throws Exception;
 
   /**
-   * Stops producing new messages and returns promptly. Messages already submitted finish under
-   * the flow's control; completion callbacks may still run after this returns.
+   * Stops producing new messages and returns promptly. Messages already submitted finish under the
+   * flow's control; completion callbacks may still run after this returns.
    */
   void stop();
 

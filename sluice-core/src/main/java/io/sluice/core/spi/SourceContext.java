@@ -7,8 +7,8 @@ import java.util.concurrent.CompletableFuture;
 public interface SourceContext extends FlowContext {
 
   /**
-   * Hands a message to the flow. Backpressure happens here, as the flow's strategy says: this
-   * call may block until there is room (WAIT), or return a future already failed with a {@link
+   * Hands a message to the flow. Backpressure happens here, as the flow's strategy says: this call
+   * may block until there is room (WAIT), or return a future already failed with a {@link
    * io.sluice.core.FlowBusyException} (REJECT, DISCARD, or WAIT past its timeout). The future
    * completes with the message as the flow ended it, or with the flow's error.
    */

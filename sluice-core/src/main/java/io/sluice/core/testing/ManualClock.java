@@ -34,8 +34,8 @@ public final class ManualClock extends Clock {
   /** Sets the clock to an instant not before the current one. */
   public synchronized void set(Instant instant) {
     if (instant.isBefore(now)) {
-      throw new IllegalArgumentException("a manual clock only moves forward: " + instant
-          + " is before " + now);
+      throw new IllegalArgumentException(
+          "a manual clock only moves forward: " + instant + " is before " + now);
     }
     now = instant;
   }

@@ -61,8 +61,8 @@ public final class ManualTimerService implements TimerService {
   }
 
   /**
-   * Moves the clock forward by {@code by}, stopping at each task's due time to run it, so tasks
-   * see the clock at their own due time. Returns how many ran.
+   * Moves the clock forward by {@code by}, stopping at each task's due time to run it, so tasks see
+   * the clock at their own due time. Returns how many ran.
    */
   public int advance(Duration by) {
     Instant end = clock.instant().plus(by);

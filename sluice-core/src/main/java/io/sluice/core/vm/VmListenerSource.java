@@ -16,8 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * an entry the flow refuses (at once, or later from an inner stage) goes back to the head of the
  * queue, so nothing sent is lost to a busy flow. For a request-reply entry, the flow's result (or
  * error) is the reply. A one-way entry whose flow failed is not delivered again: the flow's error
- * handler is where it is dealt with (redelivery with a dead-letter limit is the persistent
- * queue's job).
+ * handler is where it is dealt with (redelivery with a dead-letter limit is the persistent queue's
+ * job).
  */
 public final class VmListenerSource implements Source {
 
@@ -120,9 +120,7 @@ public final class VmListenerSource implements Source {
   }
 
   private static Throwable unwrap(Throwable error) {
-    return error instanceof CompletionException c && c.getCause() != null
-        ? c.getCause()
-        : error;
+    return error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
   }
 
   @Override

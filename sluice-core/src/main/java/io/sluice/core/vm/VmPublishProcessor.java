@@ -40,8 +40,14 @@ public final class VmPublishProcessor implements Processor {
     CompletableFuture<Message> reply = requestReply ? new CompletableFuture<>() : null;
     long deadline = System.nanoTime() + timeout.toNanos();
     if (!queue.offer(new VmQueue.Entry(message.withError(null), reply), timeout)) {
-      throw new SluiceException("VM queue '" + queueName + "' stayed full ("
-          + queue.capacity() + " entries) for " + timeout + "; is a flow listening on it?");
+      throw new SluiceException(
+          "VM queue '"
+              + queueName
+              + "' stayed full ("
+              + queue.capacity()
+              + " entries) for "
+              + timeout
+              + "; is a flow listening on it?");
     }
     if (reply == null) {
       return message;

@@ -5,18 +5,17 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One bounded in-memory queue. Each entry carries a message and, for request-reply, the future
- * its sender waits on. It keeps nothing across a restart (the persistent queue does).
+ * One bounded in-memory queue. Each entry carries a message and, for request-reply, the future its
+ * sender waits on. It keeps nothing across a restart (the persistent queue does).
  *
  * <p>The capacity bounds what publishers add; an entry a listener took and hands back ({@link
  * #putBack}) always goes back at the head at once, even when publishers filled the queue in the
- * meantime. Otherwise a listener could block forever putting back into a queue that only it
- * drains.
+ * meantime. Otherwise a listener could block forever putting back into a queue that only it drains.
  */
 public final class VmQueue {
 
@@ -118,7 +117,9 @@ public final class VmQueue {
     }
   }
 
-  /** Moves up to {@code max} waiting entries into {@code into}, without waiting; returns how many. */
+  /**
+   * Moves up to {@code max} waiting entries into {@code into}, without waiting; returns how many.
+   */
   public int drainTo(Collection<Entry> into, int max) {
     lock.lock();
     try {

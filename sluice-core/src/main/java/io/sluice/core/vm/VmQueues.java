@@ -29,12 +29,18 @@ public final class VmQueues {
 
   private VmQueue create(String name) {
     VmQueue queue = new VmQueue(name, capacity);
-    Gauge.builder("sluice.vm.queued", queue, VmQueue::size).tag("queue", name)
-        .description("Entries waiting in the VM queue").register(registry);
-    Gauge.builder("sluice.vm.capacity", queue, VmQueue::capacity).tag("queue", name)
-        .description("The most entries the VM queue holds").register(registry);
-    FunctionCounter.builder("sluice.vm.rejected", queue, VmQueue::refusedCount).tag("queue", name)
-        .description("Publishes that found the VM queue full past their timeout").register(registry);
+    Gauge.builder("sluice.vm.queued", queue, VmQueue::size)
+        .tag("queue", name)
+        .description("Entries waiting in the VM queue")
+        .register(registry);
+    Gauge.builder("sluice.vm.capacity", queue, VmQueue::capacity)
+        .tag("queue", name)
+        .description("The most entries the VM queue holds")
+        .register(registry);
+    FunctionCounter.builder("sluice.vm.rejected", queue, VmQueue::refusedCount)
+        .tag("queue", name)
+        .description("Publishes that found the VM queue full past their timeout")
+        .register(registry);
     return queue;
   }
 }

@@ -51,8 +51,13 @@ class FileSourceInFlowTest {
   }
 
   private void start(Flow.Builder flow, FileSourceConfig config) {
-    app = Application.builder().clock(clock).timer(timer).shutdownTimeout(Duration.ofSeconds(5))
-        .flow(flow.source(new FileSource(config)).build()).build();
+    app =
+        Application.builder()
+            .clock(clock)
+            .timer(timer)
+            .shutdownTimeout(Duration.ofSeconds(5))
+            .flow(flow.source(new FileSource(config)).build())
+            .build();
     app.start();
     timer.runDue();
   }
@@ -83,10 +88,18 @@ class FileSourceInFlowTest {
     Path done = root.resolve("done");
     Path out = root.resolve("out");
 
-    start(Flow.builder("copy").sink(new FileWriteProcessor(
-            out, Template.parse("fileName", "#[attributes.fileName]"), WriteMode.OVERWRITE)),
-        FileSourceConfig.builder(in()).pollingFrequency(POLL)
-            .afterRead(AfterRead.MOVE).moveTo(done).build());
+    start(
+        Flow.builder("copy")
+            .sink(
+                new FileWriteProcessor(
+                    out,
+                    Template.parse("fileName", "#[attributes.fileName]"),
+                    WriteMode.OVERWRITE)),
+        FileSourceConfig.builder(in())
+            .pollingFrequency(POLL)
+            .afterRead(AfterRead.MOVE)
+            .moveTo(done)
+            .build());
 
     await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(done.resolve("a.txt")));
     assertThat(a).doesNotExist();
@@ -100,13 +113,20 @@ class FileSourceInFlowTest {
     }
     CountDownLatch allInside = new CountDownLatch(4);
 
-    start(Flow.builder("parallel").processor(step(ProcessingType.BLOCKING_IO, () -> {
-      allInside.countDown();
-      release.await();
-    })), FileSourceConfig.builder(in()).pollingFrequency(POLL).build());
+    start(
+        Flow.builder("parallel")
+            .processor(
+                step(
+                    ProcessingType.BLOCKING_IO,
+                    () -> {
+                      allInside.countDown();
+                      release.await();
+                    })),
+        FileSourceConfig.builder(in()).pollingFrequency(POLL).build());
 
     assertThat(allInside.await(10, TimeUnit.SECONDS))
-        .as("all four files inside the flow at the same time").isTrue();
+        .as("all four files inside the flow at the same time")
+        .isTrue();
     try (var files = Files.list(in())) {
       assertThat(files.count()).as("none removed before its flow ended").isEqualTo(4);
     }
@@ -119,11 +139,17 @@ class FileSourceInFlowTest {
     Path a = Files.writeString(in().resolve("a.txt"), "x");
     AtomicInteger attempts = new AtomicInteger();
 
-    start(Flow.builder("flaky").processor(step(ProcessingType.CPU_LITE, () -> {
-      if (attempts.incrementAndGet() == 1) {
-        throw new IllegalStateException("first attempt fails");
-      }
-    })), FileSourceConfig.builder(in()).pollingFrequency(POLL).build());
+    start(
+        Flow.builder("flaky")
+            .processor(
+                step(
+                    ProcessingType.CPU_LITE,
+                    () -> {
+                      if (attempts.incrementAndGet() == 1) {
+                        throw new IllegalStateException("first attempt fails");
+                      }
+                    })),
+        FileSourceConfig.builder(in()).pollingFrequency(POLL).build());
 
     assertThat(attempts).hasValue(1);
     assertThat(a).exists();
@@ -143,18 +169,25 @@ class FileSourceInFlowTest {
     ProcessingStrategy oneAtATime =
         new ProcessingStrategy.Auto(1, ExhaustedAction.REJECT, Duration.ofSeconds(5), 1, 1);
 
-    start(Flow.builder("narrow").strategy(oneAtATime)
-            .processor(step(ProcessingType.BLOCKING_IO, () -> {
-              inside.countDown();
-              release.await();
-            })),
+    start(
+        Flow.builder("narrow")
+            .strategy(oneAtATime)
+            .processor(
+                step(
+                    ProcessingType.BLOCKING_IO,
+                    () -> {
+                      inside.countDown();
+                      release.await();
+                    })),
         FileSourceConfig.builder(in()).pollingFrequency(POLL).build());
 
     assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(app.meterRegistry().get("sluice.file.refused").tag("flow", "narrow").counter()
-        .count()).isEqualTo(1);
-    assertThat(app.meterRegistry().get("sluice.file.failed").tag("flow", "narrow").counter()
-        .count()).isZero();
+    assertThat(
+            app.meterRegistry().get("sluice.file.refused").tag("flow", "narrow").counter().count())
+        .isEqualTo(1);
+    assertThat(
+            app.meterRegistry().get("sluice.file.failed").tag("flow", "narrow").counter().count())
+        .isZero();
     assertThat(second).exists();
 
     release.countDown();

@@ -71,8 +71,7 @@ class FileSourceTest {
   }
 
   private List<Object> fileNames() {
-    return flow.submissions().stream()
-        .map(s -> s.message().attribute("fileName")).toList();
+    return flow.submissions().stream().map(s -> s.message().attribute("fileName")).toList();
   }
 
   @Test
@@ -85,7 +84,8 @@ class FileSourceTest {
     assertThat(flow.submissions()).hasSize(1);
     Message message = flow.last().message();
     assertThat(text(message)).isEqualTo("hello");
-    assertThat(message.attributes()).containsEntry("fileName", "a.txt")
+    assertThat(message.attributes())
+        .containsEntry("fileName", "a.txt")
         .containsEntry("path", a.toAbsolutePath().toString())
         .containsEntry("size", 5L)
         .containsEntry("lastModified", modified);

@@ -29,8 +29,9 @@ class FileWriteProcessorTest {
       new RecordingSourceContext(Instant.parse("2030-01-01T00:00:00Z"), ZoneOffset.UTC);
 
   private FileWriteProcessor sink(WriteMode mode) {
-    FileWriteProcessor sink = new FileWriteProcessor(
-        root.resolve("out"), Template.parse("fileName", "#[attributes.fileName]"), mode);
+    FileWriteProcessor sink =
+        new FileWriteProcessor(
+            root.resolve("out"), Template.parse("fileName", "#[attributes.fileName]"), mode);
     sink.start(flow);
     return sink;
   }

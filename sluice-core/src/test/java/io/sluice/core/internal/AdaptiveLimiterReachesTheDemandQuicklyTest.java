@@ -13,8 +13,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * 40 callers, each making one-second blocking calls back to back, on a fake clock: every call
- * takes exactly one second, so latency is flat and only the limit holds the callers back.
+ * 40 callers, each making one-second blocking calls back to back, on a fake clock: every call takes
+ * exactly one second, so latency is flat and only the limit holds the callers back.
  */
 class AdaptiveLimiterReachesTheDemandQuicklyTest {
 
@@ -27,30 +27,37 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
 
   private void startCallers(AdaptiveLimiter limiter) {
     for (int i = 0; i < CALLERS; i++) {
-      callers.add(Thread.ofVirtual().name("caller-" + i).start(() -> {
-        try {
-          while (true) {
-            long granted = limiter.acquire(60, TimeUnit.SECONDS);
-            holding.incrementAndGet();
-            time.awaitPast(granted); // the call "takes" until the clock next moves
-            holding.decrementAndGet();
-            limiter.release(granted, Outcome.SUCCESS);
-          }
-        } catch (InterruptedException e) {
-          // the test is over
-        }
-      }));
+      callers.add(
+          Thread.ofVirtual()
+              .name("caller-" + i)
+              .start(
+                  () -> {
+                    try {
+                      while (true) {
+                        long granted = limiter.acquire(60, TimeUnit.SECONDS);
+                        holding.incrementAndGet();
+                        time.awaitPast(granted); // the call "takes" until the clock next moves
+                        holding.decrementAndGet();
+                        limiter.release(granted, Outcome.SUCCESS);
+                      }
+                    } catch (InterruptedException e) {
+                      // the test is over
+                    }
+                  }));
     }
   }
 
   /** Waits until every caller either holds a permit in a call or waits for one it cannot get. */
   private int settledConcurrency(AdaptiveLimiter limiter) {
-    await().atMost(Duration.ofSeconds(10)).until(() -> {
-      int inFlight = limiter.inFlight();
-      return holding.get() == inFlight
-          && inFlight + limiter.waiting() == CALLERS
-          && (limiter.waiting() == 0 || inFlight >= limiter.limit());
-    });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              int inFlight = limiter.inFlight();
+              return holding.get() == inFlight
+                  && inFlight + limiter.waiting() == CALLERS
+                  && (limiter.waiting() == 0 || inFlight >= limiter.limit());
+            });
     return limiter.inFlight();
   }
 

@@ -24,7 +24,9 @@ class AdaptiveLimiterTest {
     return granted;
   }
 
-  /** Every permit busy, one call ends after {@link #LATENCY}: the limit is what holds calls back. */
+  /**
+   * Every permit busy, one call ends after {@link #LATENCY}: the limit is what holds calls back.
+   */
   private void oneSaturatedRoundTrip(AdaptiveLimiter limiter, Outcome outcome)
       throws InterruptedException {
     List<Long> granted = acquireAll(limiter);

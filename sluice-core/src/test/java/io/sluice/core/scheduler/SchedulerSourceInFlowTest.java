@@ -24,21 +24,24 @@ class SchedulerSourceInFlowTest {
     ManualClock clock = new ManualClock(t0);
     ManualTimerService timer = new ManualTimerService(clock);
     List<Object> seen = new CopyOnWriteArrayList<>();
-    Processor record = new Processor() {
-      @Override
-      public Message process(Message message) {
-        seen.add(message.attribute("scheduledTime"));
-        return message;
-      }
+    Processor record =
+        new Processor() {
+          @Override
+          public Message process(Message message) {
+            seen.add(message.attribute("scheduledTime"));
+            return message;
+          }
 
-      @Override
-      public ProcessingType processingType() {
-        return ProcessingType.CPU_LITE;
-      }
-    };
-    Flow flow = Flow.builder("tick")
-        .source(SchedulerSource.fixedFrequency(Duration.ofSeconds(30), Duration.ofSeconds(5)))
-        .processor(record).build();
+          @Override
+          public ProcessingType processingType() {
+            return ProcessingType.CPU_LITE;
+          }
+        };
+    Flow flow =
+        Flow.builder("tick")
+            .source(SchedulerSource.fixedFrequency(Duration.ofSeconds(30), Duration.ofSeconds(5)))
+            .processor(record)
+            .build();
 
     try (Application app = Application.builder().clock(clock).timer(timer).flow(flow).build()) {
       app.start();

@@ -37,8 +37,7 @@ class SchedulerSourceTest {
   }
 
   private List<Object> scheduledTimes() {
-    return flow.submissions().stream()
-        .map(s -> s.message().attribute("scheduledTime")).toList();
+    return flow.submissions().stream().map(s -> s.message().attribute("scheduledTime")).toList();
   }
 
   private void completeAll() {
@@ -128,10 +127,11 @@ class SchedulerSourceTest {
       completeAll();
     }
 
-    assertThat(scheduledTimes()).containsExactly(
-        Instant.parse("2030-03-31T07:30:00Z"),
-        Instant.parse("2030-04-01T07:30:00Z"),
-        Instant.parse("2030-04-02T07:30:00Z"));
+    assertThat(scheduledTimes())
+        .containsExactly(
+            Instant.parse("2030-03-31T07:30:00Z"),
+            Instant.parse("2030-04-01T07:30:00Z"),
+            Instant.parse("2030-04-02T07:30:00Z"));
   }
 
   @Test
@@ -144,20 +144,23 @@ class SchedulerSourceTest {
       completeAll();
     }
 
-    assertThat(scheduledTimes()).containsExactly(
-        Instant.parse("2030-03-30T12:05:00Z"), Instant.parse("2030-03-30T12:10:00Z"));
+    assertThat(scheduledTimes())
+        .containsExactly(
+            Instant.parse("2030-03-30T12:05:00Z"), Instant.parse("2030-03-30T12:10:00Z"));
     assertThat(flow.manualTimer().pending()).containsExactly(Instant.parse("2030-03-30T12:15:00Z"));
   }
 
   @Test
   void invalidCronNamesThePathAndTheExpression() {
     assertThatThrownBy(() -> SchedulerSource.cron("flows[2].source.cron", "0 61 * * * ?", PARIS))
-        .isInstanceOfSatisfying(ConfigurationException.class, e -> {
-          ConfigProblem problem = e.problems().getFirst();
-          assertThat(problem.path()).isEqualTo("flows[2].source.cron");
-          assertThat(problem.value()).isEqualTo("0 61 * * * ?");
-          assertThat(problem.rule()).startsWith("is not a valid cron expression: ");
-        })
+        .isInstanceOfSatisfying(
+            ConfigurationException.class,
+            e -> {
+              ConfigProblem problem = e.problems().getFirst();
+              assertThat(problem.path()).isEqualTo("flows[2].source.cron");
+              assertThat(problem.value()).isEqualTo("0 61 * * * ?");
+              assertThat(problem.rule()).startsWith("is not a valid cron expression: ");
+            })
         .hasMessageContaining("flows[2].source.cron")
         .hasMessageContaining("0 61 * * * ?");
   }
@@ -165,9 +168,12 @@ class SchedulerSourceTest {
   @Test
   void fixedFrequencyThatIsNotPositiveIsRejected() {
     assertThatThrownBy(() -> SchedulerSource.fixedFrequency(Duration.ZERO, Duration.ofSeconds(-1)))
-        .isInstanceOfSatisfying(ConfigurationException.class, e ->
-            assertThat(e.problems()).extracting(ConfigProblem::path)
-                .containsExactly("frequency", "startDelay"));
+        .isInstanceOfSatisfying(
+            ConfigurationException.class,
+            e ->
+                assertThat(e.problems())
+                    .extracting(ConfigProblem::path)
+                    .containsExactly("frequency", "startDelay"));
   }
 
   @Test

@@ -106,11 +106,17 @@ class StagesAndFlowsPublishTheirMetricsTest {
       held.handle((m, e) -> m).get(10, TimeUnit.SECONDS);
       app.send("metered", Message.of("good")).get(10, TimeUnit.SECONDS);
 
-      assertThat(outcome(registry, "completed")).isEqualTo(1);
-      assertThat(outcome(registry, "failed")).isEqualTo(1);
-      assertThat(outcome(registry, "refused")).isEqualTo(1);
-      assertThat(registry.get("sluice.flow.inflight").tag("flow", "metered").gauge().value())
-          .isZero();
+      // A caller hears of its result a moment before the flow counts it.
+      await()
+          .untilAsserted(
+              () -> {
+                assertThat(outcome(registry, "completed")).isEqualTo(1);
+                assertThat(outcome(registry, "failed")).isEqualTo(1);
+                assertThat(outcome(registry, "refused")).isEqualTo(1);
+                assertThat(
+                        registry.get("sluice.flow.inflight").tag("flow", "metered").gauge().value())
+                    .isZero();
+              });
     }
   }
 

@@ -2,6 +2,7 @@ package io.sluice.core.internal;
 
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.function.IntSupplier;
 
 /**
  * A stage's bounded queue that makes its pool start threads on demand: while the pool may still
@@ -13,22 +14,30 @@ import java.util.concurrent.ThreadPoolExecutor;
 final class OnDemandQueue extends LinkedBlockingQueue<Runnable> {
 
   private transient volatile ThreadPoolExecutor pool;
+  private transient volatile IntSupplier unfinished;
 
   OnDemandQueue(int capacity) {
     super(capacity);
   }
 
-  void attach(ThreadPoolExecutor executor) {
+  /**
+   * Binds the queue to its pool; {@code unfinishedTasks} counts the tasks given to the pool and not
+   * finished, this one included.
+   */
+  void attach(ThreadPoolExecutor executor, IntSupplier unfinishedTasks) {
     this.pool = executor;
+    this.unfinished = unfinishedTasks;
   }
 
   @Override
   public boolean offer(Runnable task) {
     ThreadPoolExecutor executor = pool;
-    if (executor != null
-        && executor.getPoolSize() < executor.getMaximumPoolSize()
-        && executor.getActiveCount() >= executor.getPoolSize()) {
-      return false;
+    if (executor != null) {
+      int threads = executor.getPoolSize();
+      // More unfinished tasks than threads means none is idle: grow while the pool may.
+      if (unfinished.getAsInt() > threads && threads < executor.getMaximumPoolSize()) {
+        return false;
+      }
     }
     return super.offer(task);
   }

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.sluice.core.ExhaustedAction;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.ThreadingProfile;
 import java.time.Duration;
@@ -27,6 +28,9 @@ final class ProfiledExecutor {
   private final String stage;
   private final ThreadingProfile profile;
   private final OnDemandQueue queue;
+  // Tasks given to the pool and not finished: the one exact measure of whether a thread is idle
+  // (a thread just started for a task does not count as active yet).
+  private final AtomicInteger submitted = new AtomicInteger();
   private final ThreadPoolExecutor pool;
   private final LongAdder rejected = new LongAdder();
   private final LongAdder discarded = new LongAdder();
@@ -51,9 +55,14 @@ final class ProfiledExecutor {
             threads("sluice-" + flow + "-" + stage),
             (task, executor) -> {
               throw new RejectedExecutionException();
-            });
+            }) {
+          @Override
+          protected void afterExecute(Runnable task, Throwable error) {
+            submitted.decrementAndGet();
+          }
+        };
     if (queue != null) {
-      queue.attach(pool);
+      queue.attach(pool, submitted::get);
     }
     Tags tags = Tags.of("flow", flow, "stage", stage);
     Gauge.builder("sluice.stage.active", pool, ThreadPoolExecutor::getActiveCount)
@@ -93,21 +102,32 @@ final class ProfiledExecutor {
 
   /** Hands a task to the stage, applying the exhausted action when it is full. */
   void execute(StageTask task) {
-    try {
-      pool.execute(task);
+    submitted.incrementAndGet();
+    if (handToPool(task)) {
       return;
-    } catch (RejectedExecutionException full) {
-      if (pool.isShutdown()) {
-        rejected.increment();
-        task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
-        return;
-      }
-      if (queue != null && queue.force(task)) {
-        return; // the pool reached its maximum just now, but the queue had room
-      }
     }
+    if (pool.isShutdown()) {
+      submitted.decrementAndGet();
+      rejected.increment();
+      task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
+      return;
+    }
+    if (profile.exhaustedAction() == ExhaustedAction.WAIT && waitForRoom(task)) {
+      return;
+    }
+    submitted.decrementAndGet();
     switch (profile.exhaustedAction()) {
-      case WAIT -> waitForRoom(task);
+      case WAIT -> {
+        rejected.increment();
+        task.refused(
+            new FlowBusyException(
+                flow,
+                stage,
+                (Thread.currentThread().isInterrupted()
+                        ? "interrupted while waiting, "
+                        : "waited " + profile.waitTimeout() + ", ")
+                    + state()));
+      }
       case REJECT -> {
         rejected.increment();
         task.refused(new FlowBusyException(flow, stage, state()));
@@ -123,24 +143,34 @@ final class ProfiledExecutor {
     }
   }
 
-  private void waitForRoom(StageTask task) {
-    Duration timeout = profile.waitTimeout();
+  /** Gives the task to the pool (a thread, or the queue); false when both are full. */
+  private boolean handToPool(StageTask task) {
     try {
-      // Offering to the queue directly is safe: every thread polls it, and the pool was full,
-      // so at least one thread is alive to take the task.
-      if (pool.getQueue().offer(task, timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-        if (pool.isShutdown() && pool.remove(task)) {
-          rejected.increment();
-          task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
-        }
-        return;
+      pool.execute(task);
+      return true;
+    } catch (RejectedExecutionException full) {
+      // The pool may have reached its maximum just after the queue told it to grow.
+      return !pool.isShutdown() && queue != null && queue.force(task);
+    }
+  }
+
+  /** WAIT: waits up to waitTimeout for room in the queue; true when the task got in. */
+  private boolean waitForRoom(StageTask task) {
+    try {
+      // Offering to the queue directly is safe: the pool was full, so its threads are alive
+      // and polling the queue.
+      if (!pool.getQueue().offer(task, profile.waitTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+        return false;
       }
-      rejected.increment();
-      task.refused(new FlowBusyException(flow, stage, "waited " + timeout + ", " + state()));
+      if (pool.isShutdown() && pool.remove(task)) {
+        submitted.decrementAndGet();
+        rejected.increment();
+        task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
+      }
+      return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      rejected.increment();
-      task.refused(new FlowBusyException(flow, stage, "interrupted while waiting, " + state()));
+      return false;
     }
   }
 
@@ -171,6 +201,7 @@ final class ProfiledExecutor {
     // The pool hands back the tasks it drained from its queue; each holds a message whose future
     // must end, or its sender waits forever and the flow's in-flight count never drops.
     for (Runnable dropped : pool.shutdownNow()) {
+      submitted.decrementAndGet();
       if (dropped instanceof StageTask task) {
         rejected.increment();
         task.refused(new FlowBusyException(flow, stage, "the flow stopped before it ran"));

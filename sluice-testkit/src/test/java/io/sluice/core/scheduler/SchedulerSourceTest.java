@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.FlowBusyException;
-import io.sluice.core.file.RecordingSourceContext;
+import io.sluice.testkit.RecordingSourceContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;

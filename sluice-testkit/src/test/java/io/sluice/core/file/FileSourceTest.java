@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.FlowStartException;
 import io.sluice.core.Message;
+import io.sluice.testkit.RecordingSourceContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

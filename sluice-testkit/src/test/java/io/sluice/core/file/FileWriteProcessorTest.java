@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
 import io.sluice.core.expression.Template;
+import io.sluice.testkit.RecordingSourceContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

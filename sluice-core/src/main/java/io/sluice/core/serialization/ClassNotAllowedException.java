@@ -26,6 +26,13 @@ public class ClassNotAllowedException extends SerializationException {
   }
 
   private static String suggestion(String className) {
+    int dimensions = 0;
+    while (dimensions < className.length() && className.charAt(dimensions) == '[') {
+      dimensions++;
+    }
+    if (dimensions > 0 && className.startsWith("L", dimensions) && className.endsWith(";")) {
+      className = className.substring(dimensions + 1, className.length() - 1);
+    }
     int dot = className.lastIndexOf('.');
     return dot < 0 ? className : className.substring(0, dot) + ".*";
   }

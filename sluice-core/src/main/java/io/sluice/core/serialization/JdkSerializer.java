@@ -29,6 +29,9 @@ final class JdkSerializer implements ObjectSerializer {
   static final int ID = 1;
   static final int FORMAT_VERSION = 1;
 
+  /** Array lengths may reach this many times the stream's length; see {@link Limits}. */
+  static final long ARRAY_SLACK = 8;
+
   private static final Map<String, Class<?>> PRIMITIVES =
       Map.of(
           "boolean", boolean.class,
@@ -164,15 +167,20 @@ final class JdkSerializer implements ObjectSerializer {
         return refuse(
             "the stream is longer than maxBytes " + maxBytes + " (serialization.maxSize)");
       }
-      // Every reference and every array element takes at least one byte of the stream.
+      // Every reference takes at least one byte of the stream, and so does every array element;
+      // JDK collections size their tables up to 8 times their entries (HashSet with load factor
+      // 0.25), hence the slack for arrays. Either way no forged length allocates much more than
+      // the record it came in.
       if (info.references() > limit) {
         return refuse("the stream declares more than " + limit + " references");
       }
-      if (info.arrayLength() > limit) {
+      if (info.arrayLength() > ARRAY_SLACK * limit) {
         return refuse(
             "an array declares "
                 + info.arrayLength()
-                + " elements, more than the "
+                + " elements, more than "
+                + ARRAY_SLACK
+                + " per byte of the "
                 + limit
                 + " bytes it can come from");
       }

@@ -126,7 +126,16 @@ class JdkSerializerRefusesWhatItMustNotReadTest {
     assertThatThrownBy(() -> jdk.deserialize(bytes))
         .isInstanceOf(SerializationException.class)
         .hasMessageContaining("an array declares " + (0x7F000003))
-        .hasMessageContaining("more than the " + bytes.length + " bytes");
+        .hasMessageContaining("per byte of the " + bytes.length + " bytes");
+  }
+
+  @Test
+  void aHashSetWithTheSmallestLoadFactorIsStillRead() {
+    java.util.HashSet<String> set = new java.util.HashSet<>(16, 0.25f);
+    for (int i = 0; i < 100; i++) {
+      set.add(String.valueOf((char) ('!' + i)));
+    }
+    assertThat(jdk.deserialize(jdk.serialize(set))).isEqualTo(set);
   }
 
   @Test

@@ -89,7 +89,7 @@ final class JdkSerializer implements ObjectSerializer {
     return read(in, loader, settings.maxBytes());
   }
 
-  /** A byte array bounds what its stream may declare: no array is longer than its bytes. */
+  /** A byte array bounds what its stream may declare: see {@link Limits}. */
   @Override
   public Object deserialize(byte[] bytes, ClassLoader loader) {
     try {

@@ -1,0 +1,17 @@
+package io.sluice.core.spi;
+
+/**
+ * Makes a codec at a compression level; found with {@link java.util.ServiceLoader} (list the
+ * implementation in {@code META-INF/services/io.sluice.core.spi.CodecFactory}).
+ */
+public interface CodecFactory {
+
+  /** The name of the codecs it makes, as in configuration ({@code zstd}). */
+  String name();
+
+  /**
+   * A codec at {@code level}; null means the codec's default (ZSTD 1). A level the codec does not
+   * support is a {@link io.sluice.core.ConfigurationException} naming it and the valid range.
+   */
+  Codec create(Integer level);
+}

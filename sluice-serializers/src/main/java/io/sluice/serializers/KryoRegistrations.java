@@ -1,6 +1,8 @@
 package io.sluice.serializers;
 
 import com.esotericsoftware.kryo.Kryo;
+import io.sluice.serializers.BoundedSerializers.BoundedCollectionSerializer;
+import io.sluice.serializers.BoundedSerializers.BoundedMapSerializer;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.URI;
@@ -20,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -68,12 +71,24 @@ final class KryoRegistrations {
           OffsetDateTime.class, // 45
           ZonedDateTime.class); // 46
 
+  // Kryo allocates these at the size the input declares, so the size is checked first.
+  private static final Set<Class<?>> PRESIZED_COLLECTIONS =
+      Set.of(ArrayList.class, HashSet.class, LinkedHashSet.class);
+  private static final Set<Class<?>> PRESIZED_MAPS = Set.of(HashMap.class, LinkedHashMap.class);
+
   private KryoRegistrations() {}
 
   /** Registers {@link #TYPES} with their ids. */
   static void registerAll(Kryo kryo) {
     for (int i = 0; i < TYPES.size(); i++) {
-      kryo.register(TYPES.get(i), FIRST_ID + i);
+      Class<?> type = TYPES.get(i);
+      if (PRESIZED_COLLECTIONS.contains(type)) {
+        kryo.register(type, new BoundedCollectionSerializer(), FIRST_ID + i);
+      } else if (PRESIZED_MAPS.contains(type)) {
+        kryo.register(type, new BoundedMapSerializer(), FIRST_ID + i);
+      } else {
+        kryo.register(type, FIRST_ID + i);
+      }
     }
   }
 }

@@ -2,10 +2,13 @@ package io.sluice.serializers;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.SerializerFactory;
 import com.esotericsoftware.kryo.SerializerFactory.BaseSerializerFactory;
 import com.esotericsoftware.kryo.SerializerFactory.CompatibleFieldSerializerFactory;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.CompatibleFieldSerializer.CompatibleFieldSerializerConfig;
+import com.esotericsoftware.kryo.serializers.DefaultSerializers;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
 import com.esotericsoftware.kryo.util.Pool;
 import io.sluice.core.serialization.ClassNotAllowedException;
@@ -14,16 +17,15 @@ import io.sluice.core.serialization.PostDeserialize;
 import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.SerializerSettings;
 import io.sluice.core.spi.ObjectSerializer;
-import io.sluice.serializers.BoundedSerializers.BoundedCollectionSerializer;
-import io.sluice.serializers.BoundedSerializers.BoundedMapSerializer;
 import io.sluice.serializers.BoundedSerializers.BoundedObjectArraySerializer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Collection;
-import java.util.Map;
+import java.net.URI;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 
 /**
@@ -80,16 +82,15 @@ public final class KryoSerializer implements ObjectSerializer {
     kryo.setInstantiatorStrategy(
         new com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy(
             new StdInstantiatorStrategy()));
-    kryo.addDefaultSerializer(Collection.class, BoundedCollectionSerializer.class);
-    kryo.addDefaultSerializer(Map.class, BoundedMapSerializer.class);
+    // Object arrays are sized from the input: check the size first. Collections and maps that
+    // Kryo presizes get bounded serializers in KryoRegistrations (a default for Collection or
+    // Map would shadow Kryo's serializers for List.of and friends).
     kryo.addDefaultSerializer(
-        Object[].class,
-        new BaseSerializerFactory<BoundedObjectArraySerializer>() {
-          @Override
-          public BoundedObjectArraySerializer newSerializer(Kryo k, Class type) {
-            return new BoundedObjectArraySerializer(k, type);
-          }
-        });
+        Object[].class, factory(t -> new BoundedObjectArraySerializer(kryo, t)));
+    // Kryo has these serializers but does not install them; without them UUID and URI would fall
+    // to the field serializer, which cannot open java.base.
+    kryo.addDefaultSerializer(UUID.class, new DefaultSerializers.UUIDSerializer());
+    kryo.addDefaultSerializer(URI.class, new DefaultSerializers.URISerializer());
     CompatibleFieldSerializerConfig compatible = new CompatibleFieldSerializerConfig();
     // Chunked fields can be skipped when the reader no longer has them.
     compatible.setChunkedEncoding(true);
@@ -97,6 +98,17 @@ public final class KryoSerializer implements ObjectSerializer {
     KryoRegistrations.registerAll(kryo);
     customizer.accept(kryo);
     return kryo;
+  }
+
+  private static SerializerFactory<Serializer<?>> factory(
+      Function<Class<?>, Serializer<?>> create) {
+    return new BaseSerializerFactory<>() {
+      @Override
+      @SuppressWarnings("rawtypes")
+      public Serializer<?> newSerializer(Kryo kryo, Class type) {
+        return create.apply(type);
+      }
+    };
   }
 
   @Override

@@ -38,7 +38,9 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
  *
  * <p>Reads take the whole stream as one value (a record's payload), at most {@code maxBytes} of it.
  * Plain {@code Input}/{@code Output} are used, not the Unsafe variants, which fail when {@code
- * sun.misc.Unsafe} memory access is denied.
+ * sun.misc.Unsafe} memory access is denied. Kryo's field serializers still use Unsafe on their own:
+ * under {@code --sun-misc-unsafe-memory-access=deny} start the JVM with {@code -Dkryo.unsafe=false}
+ * too (Kryo then reads fields through reflection), otherwise beans fail with "objectFieldOffset".
  */
 public final class KryoSerializer implements ObjectSerializer {
 

@@ -1,0 +1,22 @@
+package io.sluice.serializers;
+
+import io.sluice.core.serialization.SerializerSettings;
+import io.sluice.core.spi.ObjectSerializer;
+import io.sluice.core.spi.SerializerFactory;
+
+/** The factory of {@link KryoSerializer}s, named {@code kryo}; found through ServiceLoader. */
+public final class KryoSerializerFactory implements SerializerFactory {
+
+  /** A factory; ServiceLoader calls this. */
+  public KryoSerializerFactory() {}
+
+  @Override
+  public String name() {
+    return "kryo";
+  }
+
+  @Override
+  public ObjectSerializer create(SerializerSettings settings) {
+    return new KryoSerializer(settings);
+  }
+}

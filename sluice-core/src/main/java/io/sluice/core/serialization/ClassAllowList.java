@@ -55,6 +55,22 @@ public final class ClassAllowList {
           "java.util.Currency",
           "java.util.BitSet",
           "java.util.Map$Entry", // HashMap checks its table as a Map$Entry[] when read
+          // The collection interfaces: declared field types, which serializers such as Fory check
+          // by name; an interface cannot be instantiated, so admitting it admits nothing.
+          "java.util.Collection",
+          "java.util.List",
+          "java.util.Set",
+          "java.util.SortedSet",
+          "java.util.NavigableSet",
+          "java.util.SequencedCollection",
+          "java.util.SequencedSet",
+          "java.util.SequencedMap",
+          "java.util.Queue",
+          "java.util.Deque",
+          "java.util.Map",
+          "java.util.SortedMap",
+          "java.util.NavigableMap",
+          "java.util.concurrent.ConcurrentMap",
           "java.util.ArrayList",
           "java.util.LinkedList",
           "java.util.ArrayDeque",

@@ -1,11 +1,15 @@
 package io.sluice.serializers;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.serialization.CorruptRecordException;
 import io.sluice.core.spi.Codec;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 
 /**
  * The Zstandard codec (id 4, name {@code zstd}) through zstd-jni, at a level fixed when it is made
@@ -15,6 +19,8 @@ import io.sluice.core.spi.Codec;
  */
 public final class ZstdCodec implements Codec {
 
+  private static final int POOL = 4 * Runtime.getRuntime().availableProcessors();
+
   /** The id stored in record headers. */
   public static final int ID = 4;
 
@@ -22,6 +28,10 @@ public final class ZstdCodec implements Codec {
   public static final int DEFAULT_LEVEL = 1;
 
   private final int level;
+  // Contexts are costly to make (a fresh one per call made small records 8x slower) and not
+  // thread-safe: a small pool, never a ThreadLocal (virtual threads).
+  private final BlockingQueue<ZstdCompressCtx> compressors = new ArrayBlockingQueue<>(POOL);
+  private final BlockingQueue<ZstdDecompressCtx> decompressors = new ArrayBlockingQueue<>(POOL);
 
   /** A Zstd codec at {@code level}; a level outside Zstd's range is a configuration error. */
   public ZstdCodec(int level) {
@@ -54,7 +64,17 @@ public final class ZstdCodec implements Codec {
 
   @Override
   public byte[] encode(byte[] data) {
-    return Zstd.compress(data, level);
+    ZstdCompressCtx context = compressors.poll();
+    if (context == null) {
+      context = new ZstdCompressCtx().setLevel(level);
+    }
+    try {
+      return context.compress(data);
+    } finally {
+      if (!compressors.offer(context)) {
+        context.close();
+      }
+    }
   }
 
   @Override
@@ -64,11 +84,19 @@ public final class ZstdCodec implements Codec {
     }
     byte[] restored = new byte[originalLength];
     long length;
+    ZstdDecompressCtx context = decompressors.poll();
+    if (context == null) {
+      context = new ZstdDecompressCtx();
+    }
     try {
-      length = Zstd.decompress(restored, encoded);
+      length = context.decompress(restored, encoded);
     } catch (ZstdException e) {
       throw new CorruptRecordException(
           "Zstd could not decode " + encoded.length + " bytes: " + e.getMessage(), e);
+    } finally {
+      if (!decompressors.offer(context)) {
+        context.close();
+      }
     }
     if (Zstd.isError(length)) {
       throw new CorruptRecordException(

@@ -4,18 +4,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.serialization.SerializerSettings;
 import io.sluice.core.spi.ObjectSerializer;
+import io.sluice.core.spi.SerializerFactory;
+import io.sluice.serializers.fixtures.EvolvingV1;
+import io.sluice.serializers.fixtures.EvolvingV2;
+import io.sluice.testkit.ObjectSerializerContractTest;
 import org.junit.jupiter.api.Test;
 
+/** The serializer contract, run against Kryo, and what only Kryo does. */
 class KryoSerializerTest extends ObjectSerializerContractTest {
 
   @Override
-  ObjectSerializer create(SerializerSettings settings) {
-    return new KryoSerializer(settings);
+  protected SerializerFactory factory() {
+    return new KryoSerializerFactory();
   }
 
-  @Override
-  ObjectSerializer createWithEvolvingTypeAs(Class<?> type) {
-    return new KryoSerializer(SETTINGS, kryo -> kryo.register(type, 1000));
+  /** A Kryo that stores {@code type} under the name every version of it shares. */
+  private static ObjectSerializer withEvolvingTypeAs(Class<?> type) {
+    return new KryoSerializer(SerializerSettings.defaults(), kryo -> kryo.register(type, 1000));
+  }
+
+  @Test
+  void aStoredTypeThatGainedAndLostFieldsStillReads() {
+    byte[] bytes = withEvolvingTypeAs(EvolvingV1.class).serialize(new EvolvingV1("ana", 3));
+
+    Object read = withEvolvingTypeAs(EvolvingV2.class).deserialize(bytes, loader());
+
+    assertThat(read).isInstanceOf(EvolvingV2.class);
+    assertThat(((EvolvingV2) read).name).isEqualTo("ana");
+    assertThat(((EvolvingV2) read).email).isNull();
   }
 
   @Test

@@ -4,14 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.core.ConfigurationException;
-import io.sluice.core.spi.Codec;
+import io.sluice.core.spi.CodecFactory;
+import io.sluice.testkit.CodecContractTest;
 import org.junit.jupiter.api.Test;
 
+/** The codec contract, run against Lz4, and what only Lz4 does. */
 class Lz4CodecTest extends CodecContractTest {
 
   @Override
-  Codec codec() {
-    return new Lz4CodecFactory().create(null);
+  protected CodecFactory factory() {
+    return new Lz4CodecFactory();
   }
 
   @Test

@@ -6,13 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.github.luben.zstd.Zstd;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.spi.Codec;
+import io.sluice.core.spi.CodecFactory;
+import io.sluice.testkit.CodecContractTest;
 import org.junit.jupiter.api.Test;
 
+/** The codec contract, run against Zstd, and what only Zstd does. */
 class ZstdCodecTest extends CodecContractTest {
 
   @Override
-  Codec codec() {
-    return new ZstdCodecFactory().create(null);
+  protected CodecFactory factory() {
+    return new ZstdCodecFactory();
   }
 
   @Test

@@ -1,8 +1,10 @@
 /**
  * The Sluice test kit: abstract contract tests for the SPIs, which an implementation's test extends
  * to prove it keeps the contract ({@link io.sluice.testkit.SourceContractTest}, {@link
- * io.sluice.testkit.ProcessorContractTest}, {@link io.sluice.testkit.TimerServiceContractTest}),
- * and {@link io.sluice.testkit.RecordingSourceContext}, a flow played by the test. The manual clock
- * and timer live in the core, in {@code io.sluice.core.testing}.
+ * io.sluice.testkit.ProcessorContractTest}, {@link io.sluice.testkit.TimerServiceContractTest},
+ * {@link io.sluice.testkit.ObjectSerializerContractTest}, {@link
+ * io.sluice.testkit.CodecContractTest}, the last two with their values in {@code
+ * io.sluice.testkit.fixtures}), and {@link io.sluice.testkit.RecordingSourceContext}, a flow played
+ * by the test. The manual clock and timer live in the core, in {@code io.sluice.core.testing}.
  */
 package io.sluice.testkit;

@@ -10,15 +10,15 @@ import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import javax.management.BadAttributeValueExpException;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
+/**
+ * What only the JDK serializer refuses: JDK gadgets, deep graphs, long streams, forged array
+ * lengths, proxies. The contract every serializer keeps runs in sluice-testkit.
+ */
 class JdkSerializerRefusesWhatItMustNotReadTest {
 
   private final ObjectSerializer jdk = jdk(SerializerSettings.defaults());
@@ -37,43 +37,12 @@ class JdkSerializerRefusesWhatItMustNotReadTest {
   private static final Order ORDER = new Order("o-1", BigDecimal.TEN, List.of("x"));
 
   @Test
-  void aClassOutsideTheAllowListIsRefusedWithTheSettingThatWouldAllowIt() {
-    byte[] bytes = permissive.serialize(ORDER);
-    assertThat(permissive.deserialize(bytes)).isEqualTo(ORDER);
-    assertThatThrownBy(() -> jdk.deserialize(bytes))
-        .isInstanceOf(ClassNotAllowedException.class)
-        .hasMessageContaining("'com.acme.Order'")
-        .hasMessageContaining("serialization.allow: [com.acme.*]");
-  }
-
-  @Test
-  void aClassInsideACollectionIsRefusedToo() {
-    byte[] bytes = permissive.serialize(new ArrayList<>(List.of("fine", ORDER)));
-    assertThatThrownBy(() -> jdk.deserialize(bytes))
-        .isInstanceOf(ClassNotAllowedException.class)
-        .hasMessageContaining("'com.acme.Order'");
-  }
-
-  @Test
   void aJdkGadgetIsRefused() {
     byte[] bytes = permissive.serialize(new BadAttributeValueExpException("x"));
     assertThatThrownBy(() -> jdk.deserialize(bytes))
         .isInstanceOf(ClassNotAllowedException.class)
         .hasMessageContaining("'javax.management.BadAttributeValueExpException'")
         .hasMessageContaining("serialization.allow");
-  }
-
-  @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "org.apache.commons.collections.functors.InvokerTransformer",
-        "com.sun.rowset.JdbcRowSetImpl",
-      })
-  void aGadgetThatIsNotEvenOnTheClassPathIsRefusedByName(String gadget) {
-    byte[] bytes = renameClass(permissive.serialize(ORDER), "com.acme.Order", gadget);
-    assertThatThrownBy(() -> jdk.deserialize(bytes))
-        .isInstanceOf(ClassNotAllowedException.class)
-        .hasMessageContaining("'" + gadget + "'");
   }
 
   @Test
@@ -139,15 +108,6 @@ class JdkSerializerRefusesWhatItMustNotReadTest {
   }
 
   @Test
-  void aMalformedStreamIsACorruptRecord() {
-    byte[] bytes = jdk.serialize("hello");
-    assertThatThrownBy(() -> jdk.deserialize(Arrays.copyOf(bytes, bytes.length - 2)))
-        .isInstanceOf(CorruptRecordException.class);
-    assertThatThrownBy(() -> jdk.deserialize(new byte[] {1, 2, 3, 4, 5}))
-        .isInstanceOf(CorruptRecordException.class);
-  }
-
-  @Test
   void dynamicProxiesAreNeverRead() throws IOException {
     Object proxy =
         java.lang.reflect.Proxy.newProxyInstance(
@@ -162,12 +122,6 @@ class JdkSerializerRefusesWhatItMustNotReadTest {
   }
 
   @Test
-  void theHookOfAValueIsCalledBeforeItIsReturned() {
-    Hooked read = (Hooked) jdk.deserialize(jdk.serialize(new Hooked()));
-    assertThat(read.finished).isTrue();
-  }
-
-  @Test
   void classesAreResolvedWithTheGivenLoader() {
     byte[] bytes = permissive.serialize(ORDER);
     ClassLoader empty = new ClassLoader(null) {};
@@ -176,45 +130,10 @@ class JdkSerializerRefusesWhatItMustNotReadTest {
         .hasMessageContaining("could not find class 'com.acme.Order'");
   }
 
-  static final class Hooked implements Serializable, PostDeserialize {
-    transient boolean finished;
-
-    @Override
-    public void afterDeserialize() {
-      finished = true;
-    }
-  }
-
   static final class Handler implements java.lang.reflect.InvocationHandler, Serializable {
     @Override
     public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) {
       return null;
     }
-  }
-
-  /** The stream with a class descriptor's name replaced (its UTF length prefix too). */
-  static byte[] renameClass(byte[] stream, String from, String to) {
-    byte[] old = withLength(from);
-    byte[] replacement = withLength(to);
-    for (int i = 0; i <= stream.length - old.length; i++) {
-      if (Arrays.equals(stream, i, i + old.length, old, 0, old.length)) {
-        byte[] result = new byte[stream.length - old.length + replacement.length];
-        System.arraycopy(stream, 0, result, 0, i);
-        System.arraycopy(replacement, 0, result, i, replacement.length);
-        System.arraycopy(
-            stream, i + old.length, result, i + replacement.length, stream.length - i - old.length);
-        return result;
-      }
-    }
-    throw new AssertionError(from + " not in the stream");
-  }
-
-  private static byte[] withLength(String name) {
-    byte[] utf = name.getBytes(StandardCharsets.UTF_8);
-    byte[] result = new byte[utf.length + 2];
-    result[0] = (byte) (utf.length >>> 8);
-    result[1] = (byte) utf.length;
-    System.arraycopy(utf, 0, result, 2, utf.length);
-    return result;
   }
 }

@@ -72,6 +72,10 @@ final class DeflateCodec implements Codec {
   }
 
   static void checkRatio(String codec, int encodedLength, int originalLength) {
+    if (originalLength < 0) {
+      throw new CorruptRecordException(
+          "Codec '" + codec + "' was given a negative original length: " + originalLength);
+    }
     if (originalLength > encodedLength * MAX_RATIO + 1024) {
       throw new CorruptRecordException(
           "Codec '"

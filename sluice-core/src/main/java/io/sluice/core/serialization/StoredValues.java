@@ -223,6 +223,9 @@ public final class StoredValues {
     String separator = "";
     for (StoredValues view : named.values()) {
       text.append(separator).append(view.name).append(" = ").append(view.format());
+      if (view.detected) {
+        text.append(" (detected)");
+      }
       separator = ", ";
     }
     return text.append("], installed serializers ")

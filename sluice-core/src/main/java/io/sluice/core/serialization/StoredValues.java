@@ -20,10 +20,14 @@ import java.util.zip.CRC32C;
 /**
  * The format of every stored value: a {@link RecordHeader} naming the serializer and codec that
  * wrote it, then the encoded bytes. Stores and queues turn values into records with it and back.
- * Writing uses the default serializer and codec (or those named); reading uses those the header
- * names, so records stay readable after the defaults change. A record that is truncated, corrupt or
- * larger than {@code serialization.maxSize} fails with {@link CorruptRecordException}, checked
- * before anything is allocated for it.
+ * Writing uses a named serializer ({@link SerializationConfig#serializers()}): the application's
+ * default, or the one a store or queue names ({@link #named(String)}); reading uses the serializer
+ * and codec the header names, never a name, so records stay readable after the defaults change.
+ * Unless configured otherwise the default is the built-in {@value
+ * SerializationConfig#DEFAULT_NAME}, detected from what is installed ({@link #detected()}, shown by
+ * {@link #describe()}). A record that is truncated, corrupt or larger than {@code
+ * serialization.maxSize} fails with {@link CorruptRecordException}, checked before anything is
+ * allocated for it.
  *
  * <p>Serializers and codecs come from {@link ServiceLoader} ({@link SerializerFactory}, {@link
  * CodecFactory}) and from {@link Builder#serializer}/{@link Builder#codec}. Immutable and
@@ -107,7 +111,7 @@ public final class StoredValues {
 
   /** The names {@link #named(String)} knows, the built-in one included. */
   public java.util.Set<String> names() {
-    return named.keySet();
+    return java.util.Collections.unmodifiableSet(named.keySet());
   }
 
   /**

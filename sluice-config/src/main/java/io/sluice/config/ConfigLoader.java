@@ -13,9 +13,12 @@ import java.nio.file.Path;
  * Reads a Sluice YAML configuration file into an {@link Application.Builder}. The file is checked
  * against the shipped JSON Schema ({@link #schema()}), then mapped to flows; every problem found on
  * the way (YAML syntax, schema violations, expressions that do not compile, invalid cron
- * expressions, component classes that cannot be loaded, duplicate flow names) is reported at once
- * in one {@link ConfigurationException}, each with its dotted path, the bad value, the rule and its
- * {@code file:line:column}.
+ * expressions, component classes that cannot be loaded, duplicate flow names, serializers and
+ * codecs that are not installed) is reported at once in one {@link ConfigurationException}, each
+ * with its dotted path, the bad value, the rule and its {@code file:line:column}.
+ *
+ * <p>The builder comes with its stored values made from {@code serialization:}, their serializers
+ * and codecs discovered with the component class loader.
  *
  * <p>Relative directories in the file are resolved against the file's own directory, so a
  * configuration means the same whatever the working directory.

@@ -74,6 +74,20 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     return value;
   }
 
+  /** A size in bytes ({@link Sizes}), or {@code defaultValue} when absent or not a size. */
+  long size(String key, long defaultValue) {
+    String text = text(key, null);
+    if (text == null) {
+      return defaultValue;
+    }
+    Long value = Sizes.parse(text);
+    if (value == null) {
+      problems.add(SourceMap.child(path, key), text, Sizes.RULE);
+      return defaultValue;
+    }
+    return value;
+  }
+
   <E extends Enum<E>> E enumValue(String key, Class<E> type, E defaultValue) {
     String text = text(key, null);
     if (text == null) {

@@ -82,14 +82,21 @@ final class SchemaValidation {
               value(m.getInstanceNode()),
               m.getSchemaLocation().toString().endsWith("/$defs/duration/pattern")
                   ? DURATION_RULE
-                  : "must match the pattern " + schemaNode.asText());
+                  : m.getSchemaLocation().toString().endsWith("/$defs/size/pattern")
+                      ? Sizes.RULE
+                      : "must match the pattern " + schemaNode.asText());
       case "type" ->
           ConfigProblem.of(
               at,
               value(m.getInstanceNode()),
               m.getSchemaLocation().toString().endsWith("/$defs/duration/type")
                   ? DURATION_RULE + ", not a bare number"
-                  : "must be " + typeWords(schemaNode) + ", not " + typeWord(m.getInstanceNode()));
+                  : m.getSchemaLocation().toString().endsWith("/$defs/size/type")
+                      ? Sizes.RULE
+                      : "must be "
+                          + typeWords(schemaNode)
+                          + ", not "
+                          + typeWord(m.getInstanceNode()));
       default -> ConfigProblem.of(at, value(m.getInstanceNode()), m.getError());
     };
   }

@@ -3,6 +3,8 @@ package io.sluice.core;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.internal.ApplicationRuntime;
+import io.sluice.core.serialization.SerializationConfig;
+import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.vm.VmQueues;
 import java.time.Clock;
@@ -12,22 +14,29 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Sluice application: a set of flows and what they share (clock, timer, metrics, VM queues).
- * Build one with {@link #builder()}, {@link #start()} it, and {@link #stop()} it gracefully.
+ * Build one with {@link #builder()}, {@link #start()} it, and {@link #stop()} it gracefully. At
+ * start it logs its effective serialization configuration once ({@link StoredValues#describe()}).
  */
 public final class Application implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Application.class);
 
   private final List<Flow> flows;
   private final Duration shutdownTimeout;
   private final MeterRegistry meterRegistry;
   private final VmQueues vmQueues;
   private final ApplicationRuntime runtime;
+  private final StoredValues storedValues;
   private boolean started;
   private boolean stopped;
 
-  private Application(Builder b) {
+  private Application(Builder b, StoredValues storedValues) {
+    this.storedValues = storedValues;
     this.flows = List.copyOf(b.flows);
     this.shutdownTimeout = b.shutdownTimeout;
     this.meterRegistry = b.meterRegistry;
@@ -46,6 +55,7 @@ public final class Application implements AutoCloseable {
       throw new IllegalStateException("the application was already started");
     }
     started = true;
+    LOG.info("{}", storedValues.describe());
     runtime.start();
   }
 
@@ -92,6 +102,14 @@ public final class Application implements AutoCloseable {
     return shutdownTimeout;
   }
 
+  /**
+   * How stores and queues turn values into records: writing with the default named serializer, or
+   * the one a store names ({@link StoredValues#named(String)}); reading whatever wrote them.
+   */
+  public StoredValues storedValues() {
+    return storedValues;
+  }
+
   /** Builds an {@link Application}. */
   public static final class Builder {
     private final List<Flow> flows = new ArrayList<>();
@@ -100,8 +118,29 @@ public final class Application implements AutoCloseable {
     private MeterRegistry meterRegistry = new SimpleMeterRegistry();
     private Duration shutdownTimeout = Duration.ofSeconds(30);
     private int vmQueueCapacity = 1000;
+    private SerializationConfig serialization;
+    private StoredValues storedValues;
 
     private Builder() {}
+
+    /**
+     * The serialization settings ({@link SerializationConfig#defaults()} unless set); the stored
+     * values are made from them, with the serializers and codecs on the class path, at {@link
+     * #build()}.
+     */
+    public Builder serialization(SerializationConfig value) {
+      this.serialization = value;
+      return this;
+    }
+
+    /**
+     * Stored values already made (with added factories, or discovered by another class loader),
+     * instead of {@link #serialization}.
+     */
+    public Builder storedValues(StoredValues value) {
+      this.storedValues = value;
+      return this;
+    }
 
     /** Adds a flow. */
     public Builder flow(Flow flow) {
@@ -160,8 +199,23 @@ public final class Application implements AutoCloseable {
           "must be zero or a positive duration");
       problems.check(
           vmQueueCapacity >= 1, "vmQueueCapacity", vmQueueCapacity, "must be at least 1");
+      problems.check(
+          serialization == null || storedValues == null,
+          "serialization",
+          serialization,
+          "is set together with storedValues(...); set one of them");
+      StoredValues stored = storedValues;
+      if (stored == null) {
+        try {
+          stored =
+              StoredValues.create(
+                  serialization != null ? serialization : SerializationConfig.defaults());
+        } catch (ConfigurationException e) {
+          e.problems().forEach(problems::add);
+        }
+      }
       problems.throwIfAny();
-      return new Application(this);
+      return new Application(this, stored);
     }
   }
 }

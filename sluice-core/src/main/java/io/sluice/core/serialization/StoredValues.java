@@ -20,10 +20,14 @@ import java.util.zip.CRC32C;
 /**
  * The format of every stored value: a {@link RecordHeader} naming the serializer and codec that
  * wrote it, then the encoded bytes. Stores and queues turn values into records with it and back.
- * Writing uses the default serializer and codec (or those named); reading uses those the header
- * names, so records stay readable after the defaults change. A record that is truncated, corrupt or
- * larger than {@code serialization.maxSize} fails with {@link CorruptRecordException}, checked
- * before anything is allocated for it.
+ * Writing uses a named serializer ({@link SerializationConfig#serializers()}): the application's
+ * default, or the one a store or queue names ({@link #named(String)}); reading uses the serializer
+ * and codec the header names, never a name, so records stay readable after the defaults change.
+ * Unless configured otherwise the default is the built-in {@value
+ * SerializationConfig#DEFAULT_NAME}, detected from what is installed ({@link #detected()}, shown by
+ * {@link #describe()}). A record that is truncated, corrupt or larger than {@code
+ * serialization.maxSize} fails with {@link CorruptRecordException}, checked before anything is
+ * allocated for it.
  *
  * <p>Serializers and codecs come from {@link ServiceLoader} ({@link SerializerFactory}, {@link
  * CodecFactory}) and from {@link Builder#serializer}/{@link Builder#codec}. Immutable and
@@ -35,13 +39,28 @@ public final class StoredValues {
   private final Registry registry;
   private final ObjectSerializer serializer;
   private final Codec codec;
+  private final String name;
+  private final Integer level;
+  private final boolean detected;
+  private final Map<String, StoredValues> named;
 
   private StoredValues(
-      SerializationConfig config, Registry registry, ObjectSerializer serializer, Codec codec) {
+      SerializationConfig config,
+      Registry registry,
+      ObjectSerializer serializer,
+      Codec codec,
+      String name,
+      Integer level,
+      boolean detected,
+      Map<String, StoredValues> named) {
     this.config = config;
     this.registry = registry;
     this.serializer = serializer;
     this.codec = codec;
+    this.name = name;
+    this.level = level;
+    this.detected = detected;
+    this.named = named;
   }
 
   /** Stored values with {@code config} and the serializers and codecs on the class path. */
@@ -66,7 +85,46 @@ public final class StoredValues {
     if (!problems.isEmpty()) {
       throw new ConfigurationException(problems);
     }
-    return new StoredValues(config, registry, chosenSerializer, chosenCodec);
+    return new StoredValues(
+        config, registry, chosenSerializer, chosenCodec, null, null, false, named);
+  }
+
+  /**
+   * The view writing with the serializer named {@code serializerName} under {@code
+   * serialization.serializers} (or the built-in {@value SerializationConfig#DEFAULT_NAME}): what a
+   * store or queue that names one uses. Every view reads every record, whatever wrote it. An
+   * unknown name is a {@link ConfigurationException} naming those defined.
+   */
+  public StoredValues named(String serializerName) {
+    StoredValues view = serializerName == null ? null : named.get(serializerName);
+    if (view == null) {
+      throw new ConfigurationException(
+          ConfigProblem.of(
+              "serializer",
+              serializerName,
+              "is not a named serializer; defined: "
+                  + new java.util.TreeSet<>(named.keySet())
+                  + ". Define it under serialization.serializers"));
+    }
+    return view;
+  }
+
+  /** The names {@link #named(String)} knows, the built-in one included. */
+  public java.util.Set<String> names() {
+    return java.util.Collections.unmodifiableSet(named.keySet());
+  }
+
+  /**
+   * The name of the serializer this view writes with, as under {@code serialization.serializers},
+   * or null for a view made by {@link #using}.
+   */
+  public String name() {
+    return name;
+  }
+
+  /** Whether this view writes with the built-in serializer, detected from what is installed. */
+  public boolean detected() {
+    return detected;
   }
 
   /** {@code value} (null included) as a record, with the default serializer and codec. */
@@ -145,23 +203,53 @@ public final class StoredValues {
     return config;
   }
 
-  /** The effective configuration in one line, to log once at start. */
+  /**
+   * The effective configuration in one line, to log once at start: the default named serializer
+   * (marked when detected), every named one, what is installed, the limits and allow patterns.
+   */
   public String describe() {
-    return "serialization: default "
-        + serializer.name()
-        + " + "
-        + codec.name()
-        + (config.level() == null ? "" : " level " + config.level())
-        + ", serializers "
-        + registry.serializerList()
-        + ", codecs "
-        + registry.codecList()
-        + ", maxSize "
-        + config.maxSize()
-        + ", maxDepth "
-        + config.maxDepth()
-        + ", allow "
-        + config.allow();
+    StoredValues byDefault = named.getOrDefault(config.defaultName(), this);
+    StringBuilder text =
+        new StringBuilder("serialization: default '")
+            .append(config.defaultName())
+            .append("' = ")
+            .append(byDefault.format());
+    if (byDefault.detected) {
+      text.append(
+          FASTEST_SAFE.equals(byDefault.format())
+              ? " (detected: sluice-serializers is installed)"
+              : " (detected: sluice-serializers is not installed; with it, " + FASTEST_SAFE + ")");
+    }
+    if (name == null || !name.equals(config.defaultName())) {
+      text.append(", this view writes with ").append(name == null ? format() : "'" + name + "'");
+    }
+    text.append(", named [");
+    String separator = "";
+    for (StoredValues view : named.values()) {
+      text.append(separator).append(view.name).append(" = ").append(view.format());
+      if (view.detected) {
+        text.append(" (detected)");
+      }
+      separator = ", ";
+    }
+    return text.append("], installed serializers ")
+        .append(registry.serializerList())
+        .append(", codecs ")
+        .append(registry.codecList())
+        .append(", maxSize ")
+        .append(config.maxSize())
+        .append(" bytes, maxDepth ")
+        .append(config.maxDepth())
+        .append(", allow ")
+        .append(config.allow())
+        .toString();
+  }
+
+  private static final String FASTEST_SAFE =
+      SerializationConfig.FASTEST_SAFE_SERIALIZER + " + " + SerializationConfig.FASTEST_SAFE_CODEC;
+
+  private String format() {
+    return serializer.name() + " + " + codec.name() + (level == null ? "" : " level " + level);
   }
 
   @Override
@@ -378,7 +466,7 @@ public final class StoredValues {
       serializerByName.forEach(
           (name, factory) -> {
             ObjectSerializer made =
-                make(() -> factory.create(settings), "serialization.serializers." + name, problems);
+                make(() -> factory.create(settings), "serializer", name, problems);
             if (made != null
                 && checkId(made.id(), 1, name, "serializer", serializerIds, problems)) {
               serializers.put(name, made);
@@ -388,21 +476,92 @@ public final class StoredValues {
       Map<Integer, String> codecIds = new TreeMap<>();
       codecByName.forEach(
           (name, factory) -> {
-            Integer level = name.equals(config.codec()) ? config.level() : null;
-            Codec made =
-                make(() -> factory.create(level), "serialization.codecs." + name, problems);
+            Codec made = make(() -> factory.create(null), "codec", name, problems);
             if (made != null && checkId(made.id(), 0, name, "codec", codecIds, problems)) {
               codecs.put(name, made);
             }
           });
       Registry registry = new Registry(serializers, codecs);
-      ObjectSerializer defaultSerializer =
-          registry.serializer(config.serializer(), "serialization.serializer", problems);
-      Codec defaultCodec = registry.codec(config.codec(), "serialization.codec", problems);
+      Map<String, StoredValues> views = new LinkedHashMap<>();
+      if (!config.serializers().containsKey(SerializationConfig.DEFAULT_NAME)) {
+        boolean fastest =
+            registry.serializers.containsKey(SerializationConfig.FASTEST_SAFE_SERIALIZER)
+                && registry.codecs.containsKey(SerializationConfig.FASTEST_SAFE_CODEC);
+        ObjectSerializer detectedSerializer =
+            registry.serializer(
+                fastest
+                    ? SerializationConfig.FASTEST_SAFE_SERIALIZER
+                    : SerializationConfig.DEFAULT_SERIALIZER,
+                "serialization.default",
+                problems);
+        Codec detectedCodec =
+            registry.codec(
+                fastest
+                    ? SerializationConfig.FASTEST_SAFE_CODEC
+                    : SerializationConfig.DEFAULT_CODEC,
+                "serialization.default",
+                problems);
+        views.put(
+            SerializationConfig.DEFAULT_NAME,
+            new StoredValues(
+                config,
+                registry,
+                detectedSerializer,
+                detectedCodec,
+                SerializationConfig.DEFAULT_NAME,
+                null,
+                true,
+                views));
+      }
+      for (NamedSerializer s : config.serializers().values()) {
+        ObjectSerializer chosen =
+            registry.serializer(s.serializer(), config.path(s.name(), "type"), problems);
+        Codec by = codec(codecByName, registry, s, problems);
+        views.put(
+            s.name(),
+            new StoredValues(config, registry, chosen, by, s.name(), s.level(), false, views));
+      }
       if (!problems.isEmpty()) {
         throw new ConfigurationException(problems);
       }
-      return new StoredValues(config, registry, defaultSerializer, defaultCodec);
+      return views.get(config.defaultName());
+    }
+
+    /** The codec of {@code s}: the installed one, or one made at its level. */
+    private Codec codec(
+        Map<String, CodecFactory> factories,
+        Registry registry,
+        NamedSerializer s,
+        List<ConfigProblem> problems) {
+      String path = config.path(s.name(), "codec");
+      Codec installed = registry.codec(s.codec(), path, problems);
+      if (installed == null || s.level() == null) {
+        return installed;
+      }
+      String levelPath = config.path(s.name(), "level");
+      try {
+        Codec made = factories.get(s.codec()).create(s.level());
+        if (made.id() != installed.id()) {
+          problems.add(
+              ConfigProblem.of(
+                  path,
+                  s.codec(),
+                  "made a codec with id "
+                      + made.id()
+                      + " at level "
+                      + s.level()
+                      + ", not "
+                      + installed.id()));
+        }
+        return made;
+      } catch (ConfigurationException e) {
+        e.problems().forEach(p -> problems.add(ConfigProblem.of(levelPath, p.value(), p.rule())));
+      } catch (RuntimeException | LinkageError e) {
+        problems.add(
+            ConfigProblem.of(
+                levelPath, s.level(), "could not be applied to '" + s.codec() + "': " + e));
+      }
+      return null;
     }
 
     private <F> Map<String, F> byName(
@@ -437,13 +596,20 @@ public final class StoredValues {
     }
 
     private static <T> T make(
-        java.util.function.Supplier<T> creation, String path, List<ConfigProblem> problems) {
+        java.util.function.Supplier<T> creation,
+        String kind,
+        String name,
+        List<ConfigProblem> problems) {
       try {
         return creation.get();
       } catch (ConfigurationException e) {
         problems.addAll(e.problems());
       } catch (RuntimeException | LinkageError e) {
-        problems.add(ConfigProblem.of(path, null, "could not be created: " + e));
+        problems.add(
+            ConfigProblem.of(
+                "serialization",
+                name,
+                "is an installed " + kind + " that could not be made: " + e));
       }
       return null;
     }

@@ -15,8 +15,12 @@ final class BoundedReads {
    */
   static byte[] readAll(InputStream in, long maxBytes, String serializer) throws IOException {
     int cap = (int) Math.min(maxBytes, Integer.MAX_VALUE - 16);
-    byte[] bytes = in.readNBytes(cap + 1);
-    if (bytes.length > cap) {
+    return check(in.readNBytes(cap + 1), maxBytes, serializer);
+  }
+
+  /** {@code bytes}, when they are no more than {@code maxBytes}. */
+  static byte[] check(byte[] bytes, long maxBytes, String serializer) {
+    if (bytes.length > Math.min(maxBytes, Integer.MAX_VALUE - 16)) {
       throw new CorruptRecordException(
           "The "
               + serializer

@@ -101,9 +101,14 @@ public final class ForySerializer implements ObjectSerializer {
 
   @Override
   public void serialize(Object value, OutputStream out) throws IOException {
-    byte[] bytes;
+    out.write(serialize(value));
+  }
+
+  /** Fory's own byte-array form, returned as it is: no stream in between. */
+  @Override
+  public byte[] serialize(Object value) {
     try {
-      bytes = foryFor(defaultLoader()).serialize(value);
+      return foryFor(defaultLoader()).serialize(value);
     } catch (RuntimeException e) {
       throw new SerializationException(
           "Fory could not write a "
@@ -112,13 +117,22 @@ public final class ForySerializer implements ObjectSerializer {
               + e.getMessage(),
           e);
     }
-    out.write(bytes);
   }
 
   @Override
   public Object deserialize(InputStream in, ClassLoader loader) throws IOException {
     Objects.requireNonNull(loader, "loader");
-    byte[] bytes = BoundedReads.readAll(in, settings.maxBytes(), "fory");
+    return read(BoundedReads.readAll(in, settings.maxBytes(), "fory"), loader);
+  }
+
+  /** Reads the bytes as they are: no stream in between. */
+  @Override
+  public Object deserialize(byte[] bytes, ClassLoader loader) {
+    Objects.requireNonNull(loader, "loader");
+    return read(BoundedReads.check(bytes, settings.maxBytes(), "fory"), loader);
+  }
+
+  private Object read(byte[] bytes, ClassLoader loader) {
     Object value;
     try {
       value = foryFor(loader).deserialize(bytes);

@@ -130,9 +130,24 @@ public final class KryoSerializer implements ObjectSerializer {
 
   @Override
   public void serialize(Object value, OutputStream out) throws IOException {
+    write(new Output(out, BUFFER_SIZE), value);
+  }
+
+  /** Writes straight into a growing buffer: no stream in between (a large value is copied once). */
+  @Override
+  public byte[] serialize(Object value) {
+    Output output = new Output(BUFFER_SIZE, -1);
+    try {
+      write(output, value);
+    } catch (IOException e) {
+      throw new SerializationException("Kryo could not write a " + typeName(value), e);
+    }
+    return output.toBytes();
+  }
+
+  private void write(Output output, Object value) throws IOException {
     Kryo kryo = pool.obtain();
     try {
-      Output output = new Output(out, BUFFER_SIZE);
       kryo.writeClassAndObject(output, value);
       output.flush();
     } catch (KryoException e) {
@@ -153,7 +168,17 @@ public final class KryoSerializer implements ObjectSerializer {
   @Override
   public Object deserialize(InputStream in, ClassLoader loader) throws IOException {
     Objects.requireNonNull(loader, "loader");
-    byte[] bytes = BoundedReads.readAll(in, settings.maxBytes(), "kryo");
+    return read(BoundedReads.readAll(in, settings.maxBytes(), "kryo"), loader);
+  }
+
+  /** Reads the bytes as they are: no stream in between. */
+  @Override
+  public Object deserialize(byte[] bytes, ClassLoader loader) {
+    Objects.requireNonNull(loader, "loader");
+    return read(BoundedReads.check(bytes, settings.maxBytes(), "kryo"), loader);
+  }
+
+  private Object read(byte[] bytes, ClassLoader loader) {
     Object value;
     Kryo kryo = pool.obtain();
     try {

@@ -15,6 +15,7 @@ final class OnDemandQueue extends LinkedBlockingQueue<Runnable> {
 
   private transient volatile ThreadPoolExecutor pool;
   private transient volatile IntSupplier unfinished;
+  private transient volatile IntSupplier threads;
 
   OnDemandQueue(int capacity) {
     super(capacity);
@@ -22,20 +23,22 @@ final class OnDemandQueue extends LinkedBlockingQueue<Runnable> {
 
   /**
    * Binds the queue to its pool; {@code unfinishedTasks} counts the tasks given to the pool and not
-   * finished, this one included.
+   * finished, this one included, and {@code liveThreads} the pool's threads (counted apart: the
+   * pool's own getPoolSize() takes its main lock on every call).
    */
-  void attach(ThreadPoolExecutor executor, IntSupplier unfinishedTasks) {
+  void attach(ThreadPoolExecutor executor, IntSupplier unfinishedTasks, IntSupplier liveThreads) {
     this.pool = executor;
     this.unfinished = unfinishedTasks;
+    this.threads = liveThreads;
   }
 
   @Override
   public boolean offer(Runnable task) {
     ThreadPoolExecutor executor = pool;
     if (executor != null) {
-      int threads = executor.getPoolSize();
+      int live = threads.getAsInt();
       // More unfinished tasks than threads means none is idle: grow while the pool may.
-      if (unfinished.getAsInt() > threads && threads < executor.getMaximumPoolSize()) {
+      if (unfinished.getAsInt() > live && live < executor.getMaximumPoolSize()) {
         return false;
       }
     }

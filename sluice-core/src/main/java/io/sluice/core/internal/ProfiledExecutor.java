@@ -31,6 +31,7 @@ final class ProfiledExecutor {
   // Tasks given to the pool and not finished: the one exact measure of whether a thread is idle
   // (a thread just started for a task does not count as active yet).
   private final AtomicInteger submitted = new AtomicInteger();
+  private final AtomicInteger alive = new AtomicInteger();
   private final ThreadPoolExecutor pool;
   private final LongAdder rejected = new LongAdder();
   private final LongAdder discarded = new LongAdder();
@@ -52,7 +53,7 @@ final class ProfiledExecutor {
             profile.idleTtl().toNanos(),
             TimeUnit.NANOSECONDS,
             workQueue,
-            threads("sluice-" + flow + "-" + stage),
+            counted(threads("sluice-" + flow + "-" + stage)),
             (task, executor) -> {
               throw new RejectedExecutionException();
             }) {
@@ -62,7 +63,7 @@ final class ProfiledExecutor {
           }
         };
     if (queue != null) {
-      queue.attach(pool, submitted::get);
+      queue.attach(pool, submitted::get, alive::get);
     }
     Tags tags = Tags.of("flow", flow, "stage", stage);
     Gauge.builder("sluice.stage.active", pool, ThreadPoolExecutor::getActiveCount)
@@ -227,6 +228,20 @@ final class ProfiledExecutor {
 
   long discardedCount() {
     return discarded.sum();
+  }
+
+  /** Counts live threads without the pool's main lock, which getPoolSize() takes per call. */
+  private ThreadFactory counted(ThreadFactory named) {
+    return runnable ->
+        named.newThread(
+            () -> {
+              alive.incrementAndGet();
+              try {
+                runnable.run();
+              } finally {
+                alive.decrementAndGet();
+              }
+            });
   }
 
   static ThreadFactory threads(String prefix) {

@@ -34,8 +34,8 @@ class SerializersComeWithTheCommandTest {
     try (Application app = ConfigLoader.load(config).build()) {
       StoredValues stored = app.storedValues();
       assertThat(stored.detected()).isTrue();
-      assertThat(stored.defaultSerializer().name()).isEqualTo("kryo");
-      assertThat(stored.defaultCodec().name()).isEqualTo("lz4");
+      assertThat(stored.defaultSerializer().name()).isEqualTo("fory");
+      assertThat(stored.defaultCodec().name()).isEqualTo("none");
       byte[] fory = stored.named("portable").write(List.of("a", "b"));
       byte[] kryo = stored.named("compact").write(List.of("c"));
       assertThat(stored.read(fory)).isEqualTo(List.of("a", "b"));

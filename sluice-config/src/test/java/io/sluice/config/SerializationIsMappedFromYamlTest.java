@@ -56,11 +56,11 @@ class SerializationIsMappedFromYamlTest {
     assertThat(config.maxDepth()).isEqualTo(100);
     assertThat(stored.detected()).isTrue();
     // sluice-serializers is on this module's test class path, as it is in sluice run
-    assertThat(stored.defaultSerializer().name()).isEqualTo("kryo");
-    assertThat(stored.defaultCodec().name()).isEqualTo("lz4");
+    assertThat(stored.defaultSerializer().name()).isEqualTo("fory");
+    assertThat(stored.defaultCodec().name()).isEqualTo("none");
     assertThat(stored.describe())
         .startsWith(
-            "serialization: default 'default' = kryo + lz4 (detected: sluice-serializers is"
+            "serialization: default 'default' = fory + none (detected: sluice-serializers is"
                 + " installed)");
   }
 
@@ -107,7 +107,7 @@ class SerializationIsMappedFromYamlTest {
         .singleElement()
         .asString()
         .startsWith("serialization: default 'compact' = jdk + gzip level 9, named [")
-        .contains("default = kryo + lz4 (detected)", "plain = jdk + none")
+        .contains("default = fory + none (detected)", "plain = jdk + none")
         .contains("maxSize 2097152 bytes", "maxDepth 50", "allow [com.acme.*, com.example.Order]");
   }
 

@@ -31,7 +31,7 @@ class ApplicationsWriteWithTheirNamedSerializersTest {
     assertThat(stored.defaultCodec().name()).isEqualTo("none");
     assertThat(stored.describe())
         .startsWith("serialization: default 'default' = jdk + none (detected:")
-        .contains("with it, kryo + lz4");
+        .contains("with it, fory + none");
   }
 
   @Test

@@ -34,11 +34,11 @@ public final class SerializationConfig {
 
   /** The built-in serializer when sluice-serializers is installed: the fastest one that is safe. */
   // decided by SerializerBenchmark, see docs/benchmarks.md
-  public static final String FASTEST_SAFE_SERIALIZER = "kryo";
+  public static final String FASTEST_SAFE_SERIALIZER = "fory";
 
   /** The built-in codec when sluice-serializers is installed: the fastest one that is safe. */
   // decided by SerializerBenchmark, see docs/benchmarks.md
-  public static final String FASTEST_SAFE_CODEC = "lz4";
+  public static final String FASTEST_SAFE_CODEC = NoneCodecFactory.NAME;
 
   /** The default maximum size: 64 MiB. */
   public static final int DEFAULT_MAX_SIZE = 64 * 1024 * 1024;

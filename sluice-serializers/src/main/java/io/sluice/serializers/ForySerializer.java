@@ -2,7 +2,6 @@ package io.sluice.serializers;
 
 import io.sluice.core.serialization.ClassAllowList;
 import io.sluice.core.serialization.ClassNotAllowedException;
-import io.sluice.core.serialization.CorruptRecordException;
 import io.sluice.core.serialization.PostDeserialize;
 import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.SerializerSettings;
@@ -137,25 +136,9 @@ public final class ForySerializer implements ObjectSerializer {
     try {
       value = foryFor(loader).deserialize(bytes);
     } catch (RuntimeException | StackOverflowError e) {
-      throw translate(e, bytes.length);
+      throw ReadFailures.translate("Fory", e, bytes.length);
     }
     return PostDeserialize.apply(value);
-  }
-
-  private static SerializationException translate(Throwable e, int length) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ClassNotAllowedException refused) {
-        return refused;
-      }
-    }
-    return new CorruptRecordException(
-        "Fory could not read the "
-            + length
-            + "-byte value: "
-            + e.getClass().getSimpleName()
-            + ": "
-            + e.getMessage(),
-        e);
   }
 
   @Override

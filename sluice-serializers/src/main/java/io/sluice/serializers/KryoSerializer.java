@@ -11,8 +11,6 @@ import com.esotericsoftware.kryo.serializers.CompatibleFieldSerializer.Compatibl
 import com.esotericsoftware.kryo.serializers.DefaultSerializers;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
 import com.esotericsoftware.kryo.util.Pool;
-import io.sluice.core.serialization.ClassNotAllowedException;
-import io.sluice.core.serialization.CorruptRecordException;
 import io.sluice.core.serialization.PostDeserialize;
 import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.SerializerSettings;
@@ -188,27 +186,9 @@ public final class KryoSerializer implements ObjectSerializer {
       pool.free(kryo);
     } catch (RuntimeException | StackOverflowError e) {
       // Not returned to the pool: a failed read may leave it mid-graph.
-      throw translate(e, bytes.length);
+      throw ReadFailures.translate("Kryo", e, bytes.length);
     }
     return PostDeserialize.apply(value);
-  }
-
-  private static SerializationException translate(Throwable e, int length) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ClassNotAllowedException refused) {
-        return refused;
-      }
-    }
-    return new CorruptRecordException(
-        "Kryo could not read the " + length + "-byte value: " + firstLine(e), e);
-  }
-
-  private static String firstLine(Throwable e) {
-    String message = String.valueOf(e.getMessage());
-    int newline = message.indexOf('\n');
-    return e.getClass().getSimpleName()
-        + ": "
-        + (newline < 0 ? message : message.substring(0, newline));
   }
 
   private static String typeName(Object value) {

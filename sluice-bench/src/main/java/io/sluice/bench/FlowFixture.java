@@ -86,17 +86,7 @@ final class FlowFixture implements AutoCloseable {
   }
 
   private static Processor lite(java.util.function.UnaryOperator<Message> body) {
-    return new Processor() {
-      @Override
-      public Message process(Message message) {
-        return body.apply(message);
-      }
-
-      @Override
-      public ProcessingType processingType() {
-        return ProcessingType.CPU_LITE;
-      }
-    };
+    return Processor.of(ProcessingType.CPU_LITE, body::apply);
   }
 
   @Override

@@ -22,17 +22,7 @@ class StrategiesCarryMessagesTest {
   }
 
   static Processor typed(ProcessingType type, String suffix) {
-    return new Processor() {
-      @Override
-      public Message process(Message message) {
-        return message.withPayload(message.payload() + suffix);
-      }
-
-      @Override
-      public ProcessingType processingType() {
-        return type;
-      }
-    };
+    return Processor.of(type, message -> message.withPayload(message.payload() + suffix));
   }
 
   @ParameterizedTest

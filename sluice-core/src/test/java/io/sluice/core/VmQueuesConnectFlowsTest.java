@@ -23,18 +23,12 @@ class VmQueuesConnectFlowsTest {
   private final List<Object> received = new CopyOnWriteArrayList<>();
 
   private final Processor record =
-      new Processor() {
-        @Override
-        public Message process(Message message) {
-          received.add(message.payload());
-          return message;
-        }
-
-        @Override
-        public ProcessingType processingType() {
-          return ProcessingType.CPU_LITE;
-        }
-      };
+      Processor.of(
+          ProcessingType.CPU_LITE,
+          message -> {
+            received.add(message.payload());
+            return message;
+          });
 
   private static Flow publisher(boolean requestReply) {
     return Flow.builder("out")

@@ -103,6 +103,11 @@ public final class Message {
     return new Message(payload, attributes, put(variables, name, value), error);
   }
 
+  /** This message with its variables replaced by a copy of these. */
+  public Message withVariables(Map<String, ?> newVariables) {
+    return new Message(payload, attributes, copy(newVariables), error);
+  }
+
   /** This message with the error being handled set, or cleared when null. */
   public Message withError(FlowError newError) {
     return new Message(payload, attributes, variables, newError);

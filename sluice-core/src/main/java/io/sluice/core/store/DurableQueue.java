@@ -1,0 +1,82 @@
+package io.sluice.core.store;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * A named queue that keeps what it accepted: at-least-once delivery with a lock per taken message.
+ *
+ * <ul>
+ *   <li>{@link #enqueue} returns once the message is committed; a failed enqueue leaves nothing
+ *       visible.
+ *   <li>{@link #take} locks up to {@code max} ready messages for this handle's owner for the
+ *       queue's lock timeout, oldest first (FIFO per queue on one node).
+ *   <li>{@link #ack} removes a message; {@link #nack} makes it ready again after a delay; {@link
+ *       #release} hands it back at once without counting the delivery (the consumer was busy).
+ *   <li>A message whose lock lapses (its consumer died) is delivered again. One taken {@link
+ *       QueueOptions#maxDeliveries()} times and not acknowledged goes to the dead letters instead.
+ *   <li>Competing consumers, on this node or others sharing the database, never hold the same
+ *       message at once.
+ * </ul>
+ *
+ * Thread-safe.
+ */
+public interface DurableQueue extends AutoCloseable {
+
+  /** The queue's name. */
+  String name();
+
+  /** Who this handle takes messages as (the lock owner). */
+  String owner();
+
+  /** Enqueues one message; returns its id once it is committed. */
+  long enqueue(Object payload);
+
+  /** Enqueues these messages in one commit, in order; returns their ids. */
+  List<Long> enqueueAll(List<?> payloads);
+
+  /** Takes and locks up to {@code max} ready messages without waiting; empty when none is ready. */
+  List<Delivery> take(int max);
+
+  /**
+   * Takes and locks up to {@code max} ready messages, waiting up to {@code wait} for the first;
+   * empty when none came in time.
+   */
+  List<Delivery> take(int max, Duration wait) throws InterruptedException;
+
+  /**
+   * Acknowledges a delivery: the message is gone. False when this owner no longer held its lock (it
+   * lapsed, and the message may be delivered again).
+   */
+  boolean ack(Delivery delivery);
+
+  /** Acknowledges these deliveries in one commit; returns how many were still held. */
+  int ackAll(Collection<Delivery> deliveries);
+
+  /**
+   * Gives a delivery back to be delivered again after {@code delay}; a message that reached the
+   * queue's {@link QueueOptions#maxDeliveries()} goes to the dead letters. False when this owner no
+   * longer held its lock.
+   */
+  boolean nack(Delivery delivery, Duration delay);
+
+  /**
+   * Hands a delivery back at once without counting it (the consumer could not start on it). False
+   * when this owner no longer held its lock.
+   */
+  boolean release(Delivery delivery);
+
+  /** Messages in the queue, ready or locked, dead letters not included. */
+  long size();
+
+  /** Messages that went to the dead letters. */
+  long deadLetterCount();
+
+  /** Up to {@code max} dead letters, oldest first (not locked, not removed). */
+  List<Delivery> deadLetters(int max);
+
+  /** Releases what this handle holds; the messages stay in the storage. */
+  @Override
+  default void close() {}
+}

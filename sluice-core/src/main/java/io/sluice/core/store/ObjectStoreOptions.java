@@ -1,0 +1,44 @@
+package io.sluice.core.store;
+
+import java.time.Duration;
+
+/**
+ * How an object store behaves.
+ *
+ * @param ttl how long an entry lives unless its put says otherwise; null for ever
+ * @param maxEntries the most entries the store keeps (0: no bound); putting a new key into a full
+ *     store evicts the entry that was written longest ago
+ * @param serializer the named serializer values are written with; null for the application's
+ *     default (values are always read with whatever wrote them)
+ */
+public record ObjectStoreOptions(Duration ttl, int maxEntries, String serializer) {
+
+  /** No TTL, no bound, the default serializer. */
+  public static final ObjectStoreOptions DEFAULTS = new ObjectStoreOptions(null, 0, null);
+
+  /** Checks the options. */
+  public ObjectStoreOptions {
+    if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
+      throw new IllegalArgumentException("ttl must be a positive duration, was " + ttl);
+    }
+    if (maxEntries < 0) {
+      throw new IllegalArgumentException(
+          "maxEntries must be 0 (no bound) or more, was " + maxEntries);
+    }
+  }
+
+  /** These options with this TTL. */
+  public ObjectStoreOptions withTtl(Duration value) {
+    return new ObjectStoreOptions(value, maxEntries, serializer);
+  }
+
+  /** These options with this bound. */
+  public ObjectStoreOptions withMaxEntries(int value) {
+    return new ObjectStoreOptions(ttl, value, serializer);
+  }
+
+  /** These options with this named serializer. */
+  public ObjectStoreOptions withSerializer(String value) {
+    return new ObjectStoreOptions(ttl, maxEntries, value);
+  }
+}

@@ -1,0 +1,39 @@
+package io.sluice.core.store;
+
+import io.sluice.core.Message;
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A message as a durable queue keeps it: its payload, attributes and variables (an error being
+ * handled is not kept). Every serializer can write it; its payload, attribute and variable values
+ * must be writable too.
+ *
+ * @param payload the payload
+ * @param attributes the attributes
+ * @param variables the variables
+ */
+public record StoredMessage(
+    Object payload, Map<String, Object> attributes, Map<String, Object> variables)
+    implements Serializable {
+
+  @Serial private static final long serialVersionUID = 1L;
+
+  /** Copies the maps into plain ones every serializer writes the same way. */
+  public StoredMessage {
+    attributes = new LinkedHashMap<>(attributes);
+    variables = new LinkedHashMap<>(variables);
+  }
+
+  /** What is kept of {@code message}. */
+  public static StoredMessage of(Message message) {
+    return new StoredMessage(message.payload(), message.attributes(), message.variables());
+  }
+
+  /** The message again. */
+  public Message toMessage() {
+    return Message.of(payload, attributes).withVariables(variables);
+  }
+}

@@ -6,6 +6,7 @@ import io.sluice.core.Flow;
 import io.sluice.core.serialization.NamedSerializer;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.store.StorageConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,9 +19,11 @@ final class ApplicationMapper {
   private final FlowMapper flowMapper;
   private final ProblemCollector problems;
   private final ClassLoader componentLoader;
+  private final Path baseDirectory;
 
   ApplicationMapper(Path baseDirectory, ClassLoader componentLoader, ProblemCollector problems) {
     this.problems = problems;
+    this.baseDirectory = baseDirectory;
     this.componentLoader = componentLoader;
     this.flowMapper =
         new FlowMapper(new ProcessorMapper(baseDirectory, componentLoader, problems), problems);
@@ -36,6 +39,7 @@ final class ApplicationMapper {
     if (sluice.has("vmQueueCapacity")) {
       application.vmQueueCapacity(sluice.integer("vmQueueCapacity", 1000));
     }
+    store(sluice.get("store"), application);
     serialization(root.get("serialization"), application);
     Map<String, String> firstFlowPath = new HashMap<>();
     for (ConfigNode node : root.items("flows")) {
@@ -58,6 +62,36 @@ final class ApplicationMapper {
       }
     }
     return application;
+  }
+
+  /** The store of {@code sluice.store:} (embedded SQLite under {@code data} when absent). */
+  private void store(ConfigNode node, Application.Builder application) {
+    StorageConfig.Builder config = StorageConfig.builder();
+    // An unknown type or sync is reported by the schema, at its line; it is left unset here.
+    String type = node.text("type", null);
+    for (StorageConfig.Type t : StorageConfig.Type.values()) {
+      if (t.configName().equals(type)) {
+        config.type(t);
+      }
+    }
+    String dataDir = node.text("dataDir", null);
+    config.dataDir(
+        baseDirectory.resolve(dataDir != null ? Path.of(dataDir) : StorageConfig.DEFAULT_DATA_DIR));
+    String sync = node.text("sync", null);
+    for (StorageConfig.Sync s : StorageConfig.Sync.values()) {
+      if (s.name().equals(sync)) {
+        config.sync(s);
+      }
+    }
+    config.url(node.text("url", null));
+    config.user(node.text("user", null));
+    config.password(node.text("password", null));
+    config.poolSize(node.integer("poolSize", StorageConfig.DEFAULT_POOL_SIZE));
+    config.connectTimeout(node.duration("connectTimeout", StorageConfig.DEFAULT_CONNECT_TIMEOUT));
+    StorageConfig built = problems.attempt("", config::build);
+    if (built != null) {
+      application.storage(built);
+    }
   }
 
   /**

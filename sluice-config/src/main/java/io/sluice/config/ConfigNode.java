@@ -43,6 +43,18 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     return defaultValue;
   }
 
+  boolean bool(String key, boolean defaultValue) {
+    JsonNode value = node.path(key);
+    if (value.isMissingNode() || value.isNull()) {
+      return defaultValue;
+    }
+    if (value.isBoolean()) {
+      return value.booleanValue();
+    }
+    problems.add(SourceMap.child(path, key), value.asText(), "must be true or false");
+    return defaultValue;
+  }
+
   int integer(String key, int defaultValue) {
     JsonNode value = node.path(key);
     if (value.isMissingNode() || value.isNull()) {

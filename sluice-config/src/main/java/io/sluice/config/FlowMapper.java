@@ -11,7 +11,9 @@ import io.sluice.core.file.FileSourceConfig;
 import io.sluice.core.scheduler.SchedulerSource;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Source;
+import io.sluice.core.store.QueueOptions;
 import io.sluice.core.vm.VmListenerSource;
+import io.sluice.core.vm.VmPersistence;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -66,7 +68,8 @@ final class FlowMapper {
         ThreadingProfile dispatcher = profile(s.get("dispatcher"));
         yield receiver == null || flow == null || dispatcher == null
             ? null
-            : new ProcessingStrategy.Staged(receiver, flow, dispatcher);
+            : new ProcessingStrategy.Staged(
+                receiver, flow, dispatcher, s.bool("persistent", false));
       }
       case "auto" -> {
         ProcessingStrategy.Auto d = ProcessingStrategy.Auto.DEFAULT;
@@ -121,8 +124,9 @@ final class FlowMapper {
           problems.add(s.get("queue").path(), null, "is required");
           yield null;
         }
+        VmPersistence persistence = s.bool("persistent", false) ? persistence(s) : null;
         yield problems.attempt(
-            s.get("consumers").path(), () -> new VmListenerSource(queue, consumers));
+            s.get("consumers").path(), () -> new VmListenerSource(queue, consumers, persistence));
       }
       default -> {
         problems.add(
@@ -130,6 +134,20 @@ final class FlowMapper {
         yield null;
       }
     };
+  }
+
+  /** The persistent queue settings of a vm-listener; null (and a problem) when one is broken. */
+  private VmPersistence persistence(ConfigNode s) {
+    VmPersistence d = VmPersistence.DEFAULTS;
+    Duration lockTimeout = s.duration("lockTimeout", d.queue().lockTimeout());
+    int maxDeliveries = s.integer("maxDeliveries", d.queue().maxDeliveries());
+    Duration redeliveryDelay = s.duration("redeliveryDelay", d.redeliveryDelay());
+    QueueOptions queue =
+        problems.attempt(s.path(), () -> new QueueOptions(lockTimeout, maxDeliveries, null, null));
+    return queue == null
+        ? null
+        : problems.attempt(
+            s.path(), () -> new VmPersistence(queue, redeliveryDelay, d.maxOutstanding()));
   }
 
   private Source fileSource(ConfigNode s) {

@@ -118,7 +118,10 @@ final class ProcessorMapper {
           problems.add(node.get("queue").path(), null, "is required");
           yield null;
         }
-        yield new VmPublishProcessor(queue, kind.equals("vm-request"), timeout);
+        boolean persistent = node.bool("persistent", false);
+        yield problems.attempt(
+            node.get("persistent").path(),
+            () -> new VmPublishProcessor(queue, kind.equals("vm-request"), timeout, persistent));
       }
       case "file-write" -> {
         Path directory = directory(node, "directory");

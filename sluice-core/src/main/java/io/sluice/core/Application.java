@@ -6,6 +6,10 @@ import io.sluice.core.internal.ApplicationRuntime;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.TimerService;
+import io.sluice.core.store.Storage;
+import io.sluice.core.store.StorageConfig;
+import io.sluice.core.store.Storages;
+import io.sluice.core.store.StoreException;
 import io.sluice.core.vm.VmQueues;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,7 +35,13 @@ public final class Application implements AutoCloseable {
   private final MeterRegistry meterRegistry;
   private final VmQueues vmQueues;
   private final ApplicationRuntime runtime;
+  private final Clock clock;
   private final StoredValues storedValues;
+  private final StorageConfig storageConfig;
+  private final Storage givenStorage;
+  private final Object storageLock = new Object();
+  private Storage openedStorage;
+  private boolean storageClosed;
   private boolean started;
   private boolean stopped;
 
@@ -41,7 +51,11 @@ public final class Application implements AutoCloseable {
     this.shutdownTimeout = b.shutdownTimeout;
     this.meterRegistry = b.meterRegistry;
     this.vmQueues = new VmQueues(b.vmQueueCapacity, meterRegistry);
-    this.runtime = new ApplicationRuntime(flows, b.clock, b.timer, meterRegistry, vmQueues);
+    this.storageConfig = b.storageConfig;
+    this.givenStorage = b.storage;
+    this.clock = b.clock;
+    this.runtime =
+        new ApplicationRuntime(flows, b.clock, b.timer, meterRegistry, vmQueues, this::storage);
   }
 
   /** A builder with the defaults: system clock and timer, a simple meter registry. */
@@ -57,6 +71,13 @@ public final class Application implements AutoCloseable {
     started = true;
     LOG.info("{}", storedValues.describe());
     runtime.start();
+    synchronized (storageLock) {
+      if (givenStorage != null) {
+        LOG.info("store: {}", givenStorage.describe());
+      } else if (openedStorage == null) {
+        LOG.info("store: {} (opened on first use; nothing uses it yet)", storageConfig);
+      }
+    }
   }
 
   /**
@@ -68,13 +89,59 @@ public final class Application implements AutoCloseable {
       return true;
     }
     stopped = true;
-    return runtime.stop(shutdownTimeout);
+    boolean drained = runtime.stop(shutdownTimeout);
+    synchronized (storageLock) {
+      storageClosed = true;
+      if (openedStorage != null) {
+        openedStorage.close();
+      }
+    }
+    return drained;
   }
 
   /** Same as {@link #stop()}. */
   @Override
   public void close() {
     stop();
+  }
+
+  /**
+   * The application's storage (object stores, durable queues): the one given to the builder, or the
+   * one its {@link StorageConfig} describes, opened on the first call and logged once with any
+   * password masked. Fails with a {@link StoreException} when it cannot be opened.
+   */
+  public Storage storage() {
+    if (givenStorage != null) {
+      return givenStorage;
+    }
+    // Its own lock: flows reach for the storage while stop() holds the application's.
+    synchronized (storageLock) {
+      return openStorage();
+    }
+  }
+
+  private Storage openStorage() {
+    if (openedStorage == null) {
+      if (storageClosed) {
+        throw new IllegalStateException("the application was stopped; its storage is closed");
+      }
+      openedStorage =
+          Storages.open(
+              storageConfig,
+              storedValues,
+              meterRegistry,
+              clock,
+              Thread.currentThread().getContextClassLoader() != null
+                  ? Thread.currentThread().getContextClassLoader()
+                  : Application.class.getClassLoader());
+      LOG.info("store: {}", openedStorage.describe());
+    }
+    return openedStorage;
+  }
+
+  /** Where the application keeps its stores and queues, as configured. */
+  public StorageConfig storageConfig() {
+    return storageConfig;
   }
 
   /** Hands a message to a flow, as its source would; for flows without a source and for tests. */
@@ -120,8 +187,28 @@ public final class Application implements AutoCloseable {
     private int vmQueueCapacity = 1000;
     private SerializationConfig serialization;
     private StoredValues storedValues;
+    private StorageConfig storageConfig = StorageConfig.defaults();
+    private Storage storage;
 
     private Builder() {}
+
+    /**
+     * Where stores and queues live ({@link StorageConfig#defaults()}, embedded SQLite under {@code
+     * data}, unless set); opened on first use and closed when the application stops.
+     */
+    public Builder storage(StorageConfig value) {
+      this.storageConfig = value;
+      return this;
+    }
+
+    /**
+     * A storage already open, used instead of one made from a {@link StorageConfig}; the caller
+     * closes it after the application stops.
+     */
+    public Builder storage(Storage value) {
+      this.storage = value;
+      return this;
+    }
 
     /**
      * The serialization settings ({@link SerializationConfig#defaults()} unless set); the stored
@@ -199,6 +286,7 @@ public final class Application implements AutoCloseable {
           "must be zero or a positive duration");
       problems.check(
           vmQueueCapacity >= 1, "vmQueueCapacity", vmQueueCapacity, "must be at least 1");
+      problems.check(storageConfig != null, "storage", null, "is required");
       problems.check(
           serialization == null || storedValues == null,
           "serialization",

@@ -42,11 +42,20 @@ public sealed interface ProcessingStrategy
    * messages from the source, the flow stage runs the processors, the dispatcher stage runs the
    * sinks.
    *
+   * <p>A persistent staged flow keeps what its source hands it in the application's storage (the
+   * durable queue {@code flow/<name>}) before the receiver stage takes it: a message accepted
+   * before a crash is processed after the restart (at least once).
+   *
    * @param receiver the receiver stage
    * @param flow the flow stage
    * @param dispatcher the dispatcher stage
+   * @param persistent whether accepted messages are kept in the storage until the flow ends them
    */
-  record Staged(ThreadingProfile receiver, ThreadingProfile flow, ThreadingProfile dispatcher)
+  record Staged(
+      ThreadingProfile receiver,
+      ThreadingProfile flow,
+      ThreadingProfile dispatcher,
+      boolean persistent)
       implements ProcessingStrategy {
     /** Requires all three profiles. */
     public Staged {
@@ -55,6 +64,16 @@ public sealed interface ProcessingStrategy
       problems.check(flow != null, "flow", null, "is required");
       problems.check(dispatcher != null, "dispatcher", null, "is required");
       problems.throwIfAny();
+    }
+
+    /** Three stages, in memory only. */
+    public Staged(ThreadingProfile receiver, ThreadingProfile flow, ThreadingProfile dispatcher) {
+      this(receiver, flow, dispatcher, false);
+    }
+
+    /** The durable queue a persistent staged flow keeps its accepted messages in. */
+    public static String durableName(String flowName) {
+      return "flow/" + flowName;
     }
 
     @Override

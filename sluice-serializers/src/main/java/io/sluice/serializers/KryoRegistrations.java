@@ -1,6 +1,7 @@
 package io.sluice.serializers;
 
 import com.esotericsoftware.kryo.Kryo;
+import io.sluice.core.store.StoredMessage;
 import io.sluice.serializers.BoundedSerializers.BoundedCollectionSerializer;
 import io.sluice.serializers.BoundedSerializers.BoundedMapSerializer;
 import java.math.BigDecimal;
@@ -69,7 +70,8 @@ final class KryoRegistrations {
           LocalTime.class, // 43
           LocalDateTime.class, // 44
           OffsetDateTime.class, // 45
-          ZonedDateTime.class); // 46
+          ZonedDateTime.class, // 46
+          StoredMessage.class); // 47
 
   // Kryo allocates these at the size the input declares, so the size is checked first.
   private static final Set<Class<?>> PRESIZED_COLLECTIONS =

@@ -8,6 +8,8 @@ import io.sluice.core.Message;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.SourceContext;
 import io.sluice.core.spi.TimerService;
+import io.sluice.core.store.MemoryStorage;
+import io.sluice.core.store.Storage;
 import io.sluice.core.testing.ManualClock;
 import io.sluice.core.testing.ManualTimerService;
 import io.sluice.core.vm.VmQueues;
@@ -73,6 +75,7 @@ public final class RecordingSourceContext implements SourceContext {
   private final ManualTimerService timer;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final VmQueues vmQueues = new VmQueues(VM_QUEUE_CAPACITY, registry);
+  private MemoryStorage storage;
   private final List<Submission> submissions = new CopyOnWriteArrayList<>();
   private volatile Consumer<Submission> onSubmit = submission -> {};
 
@@ -176,5 +179,14 @@ public final class RecordingSourceContext implements SourceContext {
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /** An in-memory storage on the manual clock, made on first use. */
+  @Override
+  public synchronized Storage storage() {
+    if (storage == null) {
+      storage = new MemoryStorage(clock);
+    }
+    return storage;
   }
 }

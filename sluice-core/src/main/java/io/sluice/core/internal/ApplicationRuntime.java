@@ -7,6 +7,7 @@ import io.sluice.core.FlowStartException;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spi.TimerService;
+import io.sluice.core.store.Storage;
 import io.sluice.core.vm.VmQueues;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,13 +30,17 @@ public final class ApplicationRuntime {
   private final SystemTimerService ownTimer;
   private volatile boolean stopping;
 
-  /** A runtime for these flows; {@code timer} null means the system timer. */
+  /**
+   * A runtime for these flows; {@code timer} null means the system timer; {@code storage} opens the
+   * application's storage on first use.
+   */
   public ApplicationRuntime(
       List<Flow> flows,
       Clock clock,
       TimerService timer,
       MeterRegistry registry,
-      VmQueues vmQueues) {
+      VmQueues vmQueues,
+      Supplier<Storage> storage) {
     this.ownTimer = timer == null ? new SystemTimerService(clock) : null;
     this.services =
         new Services(
@@ -42,7 +48,8 @@ public final class ApplicationRuntime {
             timer == null ? ownTimer : timer,
             registry,
             vmQueues,
-            new CpuPool(Runtime.getRuntime().availableProcessors(), registry));
+            new CpuPool(Runtime.getRuntime().availableProcessors(), registry),
+            storage);
     for (Flow flow : flows) {
       this.flows.put(flow.name(), new FlowRuntime(flow, services));
     }

@@ -30,7 +30,9 @@ final class Describe {
       case ProcessingStrategy.Synchronous s ->
           "synchronous(receiver " + profile(s.receiver()) + ")";
       case ProcessingStrategy.Staged s ->
-          "staged(receiver "
+          "staged("
+              + (s.persistent() ? "persistent, " : "")
+              + "receiver "
               + profile(s.receiver())
               + ", flow "
               + profile(s.flow())

@@ -8,15 +8,27 @@ import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
 import io.sluice.core.OnError;
 import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.ThreadingProfile;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.SourceContext;
 import io.sluice.core.spi.TimerService;
+import io.sluice.core.store.Delivery;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.store.DurableQueueListener;
+import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.Storage;
+import io.sluice.core.store.StoredMessage;
 import io.sluice.core.vm.VmQueues;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** One running flow: its engine, its in-flight count, its metrics and its lifecycle. */
 final class FlowRuntime implements SourceContext {
@@ -30,7 +42,12 @@ final class FlowRuntime implements SourceContext {
   private final Counter failed;
   private final Counter refused;
   private final List<Processor> started = new ArrayList<>();
+  private final Map<String, CompletableFuture<Message>> waiting = new ConcurrentHashMap<>();
+  private final String runId = UUID.randomUUID().toString();
+  private final AtomicLong submitted = new AtomicLong();
   private volatile boolean accepting;
+  private volatile DurableQueue durable;
+  private DurableQueueListener feeder;
 
   FlowRuntime(Flow flow, Services services) {
     this.flow = flow;
@@ -97,15 +114,104 @@ final class FlowRuntime implements SourceContext {
         started.add(processor);
       }
       accepting = true;
+      if (flow.strategy() instanceof ProcessingStrategy.Staged staged && staged.persistent()) {
+        startFeeder(staged);
+      }
       if (flow.source() != null) {
         flow.source().start(this);
       }
     } catch (Exception e) {
       accepting = false;
+      stopFeeder();
       stopProcessors();
       engine.shutdownNow();
       throw e;
     }
+  }
+
+  /**
+   * A persistent staged flow: what the source hands over is kept in the durable queue first; one
+   * consumer (FIFO) feeds it to the receiver stage and acknowledges each message when it ends.
+   * Messages kept before a crash are fed first.
+   */
+  private void startFeeder(ProcessingStrategy.Staged staged) {
+    durable =
+        services
+            .storage()
+            .get()
+            .queue(ProcessingStrategy.Staged.durableName(flow.name()), QueueOptions.DEFAULTS);
+    ThreadingProfile receiver = staged.receiver();
+    feeder =
+        new DurableQueueListener(
+            durable,
+            "sluice-" + flow.name() + "-persistent",
+            1,
+            Math.max(1, receiver.maxThreadsActive() + receiver.maxQueue()),
+            Duration.ofSeconds(1),
+            this::fromDurable);
+    feeder.start();
+  }
+
+  private void stopFeeder() {
+    if (feeder != null) {
+      feeder.stop();
+      feeder = null;
+    }
+    // What is still kept is processed after the next start; its senders here hear that now.
+    waiting.forEach(
+        (key, future) ->
+            future.completeExceptionally(
+                new FlowBusyException(
+                    flow.name(),
+                    "receiver",
+                    "the flow stopped; the message is kept and is processed after the next"
+                        + " start")));
+    waiting.clear();
+  }
+
+  /**
+   * Feeds a kept message to the receiver stage, and its outcome to the sender still waiting. The
+   * returned future fails only when the flow was busy (the message is fed again); a message the
+   * flow failed has ended too, as in memory: the kept copy guards against a crash, not against
+   * errors.
+   */
+  private CompletableFuture<Void> fromDurable(Delivery delivery) {
+    StoredMessage stored = (StoredMessage) delivery.payload();
+    CompletableFuture<Message> result = enter(stored.toMessage());
+    String key = stored.correlationId();
+    CompletableFuture<Message> sender = null;
+    if (key != null && !(result.isCompletedExceptionally() && isBusy(result.exceptionNow()))) {
+      sender = waiting.remove(key);
+    }
+    CompletableFuture<Message> waitingSender = sender;
+    CompletableFuture<Void> ended = new CompletableFuture<>();
+    result.whenComplete(
+        (message, error) -> {
+          if (isBusy(error)) {
+            if (waitingSender != null) {
+              waiting.put(key, waitingSender);
+            }
+            ended.completeExceptionally(unwrap(error));
+            return;
+          }
+          if (waitingSender != null) {
+            if (error != null) {
+              waitingSender.completeExceptionally(unwrap(error));
+            } else {
+              waitingSender.complete(message);
+            }
+          }
+          ended.complete(null);
+        });
+    return ended;
+  }
+
+  private static boolean isBusy(Throwable error) {
+    return unwrap(error) instanceof FlowBusyException;
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
   }
 
   /** Whether the flow's source is fed by other flows of the application (VM queues). */
@@ -118,6 +224,7 @@ final class FlowRuntime implements SourceContext {
     if (flow.source() != null) {
       flow.source().stop();
     }
+    stopFeeder();
   }
 
   /** Refuses messages from now on; those in flight go on. */
@@ -153,6 +260,29 @@ final class FlowRuntime implements SourceContext {
 
   @Override
   public CompletableFuture<Message> submit(Message message) {
+    DurableQueue kept = durable;
+    if (kept == null) {
+      return enter(message);
+    }
+    if (!accepting) {
+      refused.increment();
+      return CompletableFuture.failedFuture(
+          new FlowBusyException(flow.name(), "receiver", "the flow is not running"));
+    }
+    String key = runId + ":" + submitted.incrementAndGet();
+    CompletableFuture<Message> result = new CompletableFuture<>();
+    waiting.put(key, result);
+    try {
+      kept.enqueue(StoredMessage.of(message, key));
+    } catch (RuntimeException e) {
+      waiting.remove(key);
+      return CompletableFuture.failedFuture(e);
+    }
+    return result;
+  }
+
+  /** Hands a message to the engine's receiver stage (or first processor). */
+  private CompletableFuture<Message> enter(Message message) {
     // Counted first, checked second: a stop that turned accepting off and then saw nothing in
     // flight can never have a message slip in behind it.
     inFlight.enter();
@@ -211,5 +341,10 @@ final class FlowRuntime implements SourceContext {
   @Override
   public VmQueues vmQueues() {
     return services.vmQueues();
+  }
+
+  @Override
+  public Storage storage() {
+    return services.storage().get();
   }
 }

@@ -2,9 +2,16 @@ package io.sluice.core.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.spi.TimerService;
+import io.sluice.core.store.Storage;
 import io.sluice.core.vm.VmQueues;
 import java.time.Clock;
+import java.util.function.Supplier;
 
-/** What every flow of one application shares. */
+/** What every flow of one application shares; the storage is opened on first use. */
 record Services(
-    Clock clock, TimerService timer, MeterRegistry registry, VmQueues vmQueues, CpuPool cpu) {}
+    Clock clock,
+    TimerService timer,
+    MeterRegistry registry,
+    VmQueues vmQueues,
+    CpuPool cpu,
+    Supplier<Storage> storage) {}

@@ -2,6 +2,7 @@ package io.sluice.core.spi;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.Message;
+import io.sluice.core.store.Storage;
 import io.sluice.core.vm.VmQueues;
 import java.time.Clock;
 import java.util.List;
@@ -24,6 +25,13 @@ public interface FlowContext {
 
   /** The application's in-memory VM queues. */
   VmQueues vmQueues();
+
+  /**
+   * The application's storage: its object stores and durable queues, opened on first use (so an
+   * application that keeps nothing opens no database). Fails with a {@link
+   * io.sluice.core.store.StoreException} when it cannot be opened.
+   */
+  Storage storage();
 
   /**
    * Runs a chain of processors on a copy of the message, detached from the caller (the {@code

@@ -8,15 +8,21 @@ import java.util.Map;
 
 /**
  * A message as a durable queue keeps it: its payload, attributes and variables (an error being
- * handled is not kept). Every serializer can write it; its payload, attribute and variable values
- * must be writable too.
+ * handled is not kept), and the sender's correlation id, if it set one, to match the message up
+ * again when it is delivered. Every serializer can write it; its payload, attribute and variable
+ * values must be writable too.
  *
  * @param payload the payload
  * @param attributes the attributes
  * @param variables the variables
+ * @param correlationId set by a sender that waits for this message's outcome in this process; null
+ *     otherwise
  */
 public record StoredMessage(
-    Object payload, Map<String, Object> attributes, Map<String, Object> variables)
+    Object payload,
+    Map<String, Object> attributes,
+    Map<String, Object> variables,
+    String correlationId)
     implements Serializable {
 
   @Serial private static final long serialVersionUID = 1L;
@@ -27,9 +33,21 @@ public record StoredMessage(
     variables = new LinkedHashMap<>(variables);
   }
 
+  /** A stored message without a correlation id. */
+  public StoredMessage(
+      Object payload, Map<String, Object> attributes, Map<String, Object> variables) {
+    this(payload, attributes, variables, null);
+  }
+
   /** What is kept of {@code message}. */
   public static StoredMessage of(Message message) {
-    return new StoredMessage(message.payload(), message.attributes(), message.variables());
+    return of(message, null);
+  }
+
+  /** What is kept of {@code message}, with a correlation id. */
+  public static StoredMessage of(Message message, String correlationId) {
+    return new StoredMessage(
+        message.payload(), message.attributes(), message.variables(), correlationId);
   }
 
   /** The message again. */

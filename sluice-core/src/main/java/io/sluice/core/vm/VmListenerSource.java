@@ -2,8 +2,13 @@ package io.sluice.core.vm;
 
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
+import io.sluice.core.internal.ConsumerThreads;
 import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
+import io.sluice.core.store.Delivery;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.store.DurableQueueListener;
+import io.sluice.core.store.StoredMessage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +23,11 @@ import java.util.concurrent.locks.LockSupport;
  * error) is the reply. A one-way entry whose flow failed is not delivered again: the flow's error
  * handler is where it is dealt with (redelivery with a dead-letter limit is the persistent queue's
  * job).
+ *
+ * <p>A persistent listener ({@link VmPersistence}) takes from the durable queue instead: each
+ * message is acknowledged when its flow completes, released when the flow is busy, and delivered
+ * again after the redelivery delay when the flow failed (to the dead letters after the queue's most
+ * deliveries); the attribute {@code deliveryCount} says how many times it was delivered.
  */
 public final class VmListenerSource implements Source {
 
@@ -26,20 +36,46 @@ public final class VmListenerSource implements Source {
 
   private final String queueName;
   private final int consumers;
+  private final VmPersistence persistence;
   private final List<Thread> threads = new ArrayList<>();
   private volatile boolean running;
+  private DurableQueueListener durable;
 
   /** Listens on {@code queueName} with {@code consumers} threads (1 keeps FIFO order). */
   public VmListenerSource(String queueName, int consumers) {
+    this(queueName, consumers, null);
+  }
+
+  /**
+   * Listens on {@code queueName} with {@code consumers} threads (1 keeps FIFO order); when {@code
+   * persistence} is set, on the persistent queue of that name, whose messages survive a crash and
+   * are delivered at least once.
+   */
+  public VmListenerSource(String queueName, int consumers, VmPersistence persistence) {
     if (consumers < 1) {
       throw new IllegalArgumentException("consumers must be at least 1, was " + consumers);
     }
     this.queueName = queueName;
     this.consumers = consumers;
+    this.persistence = persistence;
+  }
+
+  /** Whether it listens on the persistent queue. */
+  public boolean persistent() {
+    return persistence != null;
+  }
+
+  /** How its persistent queue delivers, or null when it listens on the in-memory one. */
+  public VmPersistence persistence() {
+    return persistence;
   }
 
   @Override
   public void start(SourceContext context) {
+    if (persistence != null) {
+      startDurable(context);
+      return;
+    }
     VmQueue queue = context.vmQueues().queue(queueName);
     running = true;
     for (int i = 0; i < consumers; i++) {
@@ -50,6 +86,27 @@ public final class VmListenerSource implements Source {
               .start(() -> consume(queue, context));
       threads.add(thread);
     }
+  }
+
+  private void startDurable(SourceContext context) {
+    DurableQueue queue =
+        context.storage().queue(VmPersistence.durableName(queueName), persistence.queue());
+    durable =
+        new DurableQueueListener(
+            queue,
+            "sluice-" + context.flowName() + "-vm-" + queueName,
+            consumers,
+            Math.max(consumers, persistence.maxOutstanding()),
+            persistence.redeliveryDelay(),
+            delivery -> context.submit(delivered(delivery)));
+    durable.start();
+  }
+
+  /** The message a delivery carries, with how many times it was delivered. */
+  private static Message delivered(Delivery delivery) {
+    return ((StoredMessage) delivery.payload())
+        .toMessage()
+        .withAttribute("deliveryCount", delivery.deliveryCount());
   }
 
   private void consume(VmQueue queue, SourceContext context) {
@@ -130,24 +187,19 @@ public final class VmListenerSource implements Source {
 
   @Override
   public void stop() {
-    running = false;
-    try {
-      for (Thread thread : threads) {
-        // A consumer notices within one poll; one blocked in a submit (WAIT backpressure) is
-        // interrupted, which the flow answers with a refusal, and its entry goes back.
-        if (!thread.join(POLL.multipliedBy(2))) {
-          thread.interrupt();
-          thread.join();
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (durable != null) {
+      durable.stop();
+      durable = null;
+      return;
     }
-    threads.clear();
+    running = false;
+    // A consumer notices within one poll; one blocked handing a message over is interrupted (the
+    // flow answers with a refusal) and what it holds goes back.
+    ConsumerThreads.stop(threads, POLL.multipliedBy(2));
   }
 
   @Override
   public String name() {
-    return "vm-listener(" + queueName + ")";
+    return (persistence != null ? "vm-listener(persistent " : "vm-listener(") + queueName + ")";
   }
 }

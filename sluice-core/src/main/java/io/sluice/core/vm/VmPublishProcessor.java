@@ -5,6 +5,9 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.StoredMessage;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -21,22 +24,51 @@ public final class VmPublishProcessor implements Processor {
   private final String queueName;
   private final boolean requestReply;
   private final Duration timeout;
+  private final boolean persistent;
   private volatile VmQueue queue;
+  private volatile DurableQueue durable;
 
   /** Publishes to {@code queueName}; {@code requestReply} waits for the answer. */
   public VmPublishProcessor(String queueName, boolean requestReply, Duration timeout) {
+    this(queueName, requestReply, timeout, false);
+  }
+
+  /**
+   * Publishes to {@code queueName}; {@code requestReply} waits for the answer; {@code persistent}
+   * publishes one-way to the persistent queue of that name, returning once the message is committed
+   * to the application's storage.
+   */
+  public VmPublishProcessor(
+      String queueName, boolean requestReply, Duration timeout, boolean persistent) {
+    if (persistent && requestReply) {
+      throw new IllegalArgumentException(
+          "VM queue '"
+              + queueName
+              + "': a persistent queue is one-way; a reply cannot outlive the process that waits"
+              + " for it. Use vm-publish, or a non-persistent queue for request-reply");
+    }
     this.queueName = queueName;
     this.requestReply = requestReply;
     this.timeout = timeout;
+    this.persistent = persistent;
   }
 
   @Override
   public void start(FlowContext context) {
-    queue = context.vmQueues().queue(queueName);
+    if (persistent) {
+      durable =
+          context.storage().queue(VmPersistence.durableName(queueName), QueueOptions.DEFAULTS);
+    } else {
+      queue = context.vmQueues().queue(queueName);
+    }
   }
 
   @Override
   public Message process(Message message) throws Exception {
+    if (durable != null) {
+      durable.enqueue(StoredMessage.of(message));
+      return message;
+    }
     CompletableFuture<Message> reply = requestReply ? new CompletableFuture<>() : null;
     long deadline = System.nanoTime() + timeout.toNanos();
     if (!queue.offer(new VmQueue.Entry(message.withError(null), reply), timeout)) {
@@ -69,6 +101,9 @@ public final class VmPublishProcessor implements Processor {
 
   @Override
   public String name() {
-    return (requestReply ? "vm-request(" : "vm-publish(") + queueName + ")";
+    return (requestReply ? "vm-request(" : "vm-publish(")
+        + (persistent ? "persistent " : "")
+        + queueName
+        + ")";
   }
 }

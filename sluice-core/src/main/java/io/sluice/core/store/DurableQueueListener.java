@@ -1,0 +1,273 @@
+package io.sluice.core.store;
+
+import io.sluice.core.FlowBusyException;
+import io.sluice.core.internal.ConsumerThreads;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands the messages of a {@link DurableQueue} to a handler (a flow), at least once: consumer
+ * threads take batches, the handler's future says how each ended, and the outcome goes back to the
+ * queue. A message that ended well is acknowledged; one the handler refused because it was busy
+ * ({@link FlowBusyException}) is released, not counted, and taken again after a short pause; one
+ * that failed is given back after the redelivery delay, and after the queue's most deliveries it
+ * goes to the dead letters.
+ *
+ * <p>Outcomes are written in batches by the consumer threads between takes (one commit for many
+ * acknowledgements), and at once after {@link #stop()}. At most {@code maxOutstanding} messages are
+ * held at a time, so locks are not taken much ahead of the work. Messages this process held when it
+ * died are delivered again when their locks lapse.
+ */
+public final class DurableQueueListener {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DurableQueueListener.class);
+  private static final Duration POLL = Duration.ofMillis(200);
+  private static final Duration BUSY_PAUSE = Duration.ofMillis(10);
+
+  private final DurableQueue queue;
+  private final String threadName;
+  private final int consumers;
+  private final int batch;
+  private final int maxOutstanding;
+  private final Duration redeliveryDelay;
+  private final Function<Delivery, CompletableFuture<?>> handler;
+  private final ConcurrentLinkedQueue<Delivery> toAck = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Delivery> toRelease = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Delivery> toNack = new ConcurrentLinkedQueue<>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition room = lock.newCondition();
+  private final List<Thread> threads = new ArrayList<>();
+  private int outstanding;
+  private volatile boolean running;
+
+  /**
+   * A listener on {@code queue}.
+   *
+   * @param queue where the messages are
+   * @param threadName the consumer threads' name prefix
+   * @param consumers how many threads take (1 keeps FIFO order into the handler)
+   * @param maxOutstanding the most messages handed over and not yet ended
+   * @param redeliveryDelay how long a failed message waits before it is delivered again
+   * @param handler starts a message's work; its future ends when the work does
+   */
+  public DurableQueueListener(
+      DurableQueue queue,
+      String threadName,
+      int consumers,
+      int maxOutstanding,
+      Duration redeliveryDelay,
+      Function<Delivery, CompletableFuture<?>> handler) {
+    if (consumers < 1) {
+      throw new IllegalArgumentException("consumers must be at least 1, was " + consumers);
+    }
+    if (maxOutstanding < consumers) {
+      throw new IllegalArgumentException(
+          "maxOutstanding must be at least consumers (" + consumers + "), was " + maxOutstanding);
+    }
+    if (redeliveryDelay == null || redeliveryDelay.isNegative()) {
+      throw new IllegalArgumentException(
+          "redeliveryDelay must be zero or positive, was " + redeliveryDelay);
+    }
+    this.queue = Objects.requireNonNull(queue, "queue");
+    this.threadName = threadName;
+    this.consumers = consumers;
+    this.maxOutstanding = maxOutstanding;
+    this.batch = Math.max(1, Math.min(256, maxOutstanding / consumers));
+    this.redeliveryDelay = redeliveryDelay;
+    this.handler = Objects.requireNonNull(handler, "handler");
+  }
+
+  /** Starts the consumer threads. */
+  public synchronized void start() {
+    if (running) {
+      throw new IllegalStateException("the listener on '" + queue.name() + "' already runs");
+    }
+    running = true;
+    for (int i = 0; i < consumers; i++) {
+      threads.add(
+          Thread.ofPlatform().daemon().name(threadName + "-" + (i + 1)).start(this::consume));
+    }
+  }
+
+  /**
+   * Stops taking. Messages taken and not yet handed over are released at once; those the handler
+   * holds are acknowledged (or given back) as they end.
+   */
+  public synchronized void stop() {
+    running = false;
+    lock.lock();
+    try {
+      room.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    // A consumer notices within one poll; one blocked handing a message over is interrupted (the
+    // flow answers with a refusal) and what it holds goes back.
+    ConsumerThreads.stop(threads, POLL.multipliedBy(2));
+    flush();
+  }
+
+  /** Messages handed over whose work has not ended. */
+  public int outstanding() {
+    lock.lock();
+    try {
+      return outstanding;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void consume() {
+    List<Delivery> taken = List.of();
+    int handed = 0;
+    try {
+      while (running) {
+        flush();
+        int wanted = awaitRoom();
+        if (wanted == 0) {
+          continue;
+        }
+        taken = queue.take(wanted, POLL);
+        handed = 0;
+        boolean busy = false;
+        while (handed < taken.size() && running && !busy) {
+          busy = !hand(taken.get(handed));
+          if (!busy) {
+            handed++;
+          }
+        }
+        releaseFrom(taken, handed);
+        taken = List.of();
+        if (busy) {
+          LockSupport.parkNanos(BUSY_PAUSE.toNanos());
+        }
+      }
+    } catch (InterruptedException e) {
+      releaseFrom(taken, handed);
+    } catch (RuntimeException e) {
+      LOG.error("Listener on queue '{}' stopped taking: {}", queue.name(), e.toString(), e);
+      releaseFrom(taken, handed);
+    }
+  }
+
+  /** Waits until fewer than maxOutstanding are held; returns how many may be taken (0: stopped). */
+  private int awaitRoom() throws InterruptedException {
+    lock.lockInterruptibly();
+    try {
+      while (running && outstanding >= maxOutstanding) {
+        room.awaitNanos(POLL.toNanos());
+      }
+      return running ? Math.min(batch, maxOutstanding - outstanding) : 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Hands one delivery over; false when the handler refused it at once (busy). */
+  private boolean hand(Delivery delivery) {
+    CompletableFuture<?> result;
+    try {
+      result = handler.apply(delivery);
+    } catch (RuntimeException e) {
+      result = CompletableFuture.failedFuture(e);
+    }
+    if (result.isCompletedExceptionally()
+        && unwrap(result.exceptionNow()) instanceof FlowBusyException) {
+      return false;
+    }
+    changeOutstanding(1);
+    result.whenComplete((ignored, error) -> ended(delivery, error));
+    return true;
+  }
+
+  private void ended(Delivery delivery, Throwable error) {
+    Throwable cause = unwrap(error);
+    if (cause == null) {
+      toAck.add(delivery);
+    } else if (cause instanceof FlowBusyException) {
+      toRelease.add(delivery);
+    } else {
+      toNack.add(delivery);
+    }
+    changeOutstanding(-1);
+    if (!running) {
+      flush();
+    }
+  }
+
+  private void changeOutstanding(int delta) {
+    lock.lock();
+    try {
+      outstanding += delta;
+      if (delta < 0) {
+        room.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Writes the outcomes gathered so far: acknowledgements in one commit. */
+  private void flush() {
+    List<Delivery> acks = drain(toAck);
+    try {
+      if (!acks.isEmpty()) {
+        int held = queue.ackAll(acks);
+        if (held < acks.size()) {
+          LOG.warn(
+              "{} of {} messages of queue '{}' ended after their locks lapsed; they may be"
+                  + " delivered again",
+              acks.size() - held,
+              acks.size(),
+              queue.name());
+        }
+      }
+      for (Delivery delivery : drain(toRelease)) {
+        queue.release(delivery);
+      }
+      for (Delivery delivery : drain(toNack)) {
+        queue.nack(delivery, redeliveryDelay);
+      }
+    } catch (RuntimeException e) {
+      // The locks lapse and the messages are delivered again: at least once, never lost.
+      LOG.warn(
+          "Could not write outcomes to queue '{}' ({}); the messages will be delivered again",
+          queue.name(),
+          e.toString());
+    }
+  }
+
+  private void releaseFrom(List<Delivery> taken, int from) {
+    for (int i = from; i < taken.size(); i++) {
+      try {
+        queue.release(taken.get(i));
+      } catch (RuntimeException e) {
+        LOG.warn("Could not release a message of queue '{}': {}", queue.name(), e.toString());
+        return;
+      }
+    }
+  }
+
+  private static List<Delivery> drain(ConcurrentLinkedQueue<Delivery> from) {
+    List<Delivery> out = new ArrayList<>();
+    for (Delivery d = from.poll(); d != null; d = from.poll()) {
+      out.add(d);
+    }
+    return out;
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
+  }
+}

@@ -109,6 +109,11 @@ final class GroupCommitWriter implements AutoCloseable {
     return pending.await(failures);
   }
 
+  /** How many pieces of work wait for the writer (not counting what it is running). */
+  int waiting() {
+    return waiting.size();
+  }
+
   private void run() {
     List<Pending<?>> batch = new ArrayList<>();
     try {
@@ -207,6 +212,9 @@ final class GroupCommitWriter implements AutoCloseable {
     } catch (SQLException e) {
       // No transaction left to roll back, or the connection broke: checked below.
     }
+    // A statement that failed may be left unusable by the driver (sqlite-jdbc after
+    // SQLITE_FULL): failures are rare, so prepare everything afresh.
+    tx.closeStatements();
     try {
       if (tx.connection().isValid(1)) {
         return;

@@ -29,9 +29,6 @@ final class JdbcDurableQueue implements DurableQueue {
   /** Rows per multi-row insert: few statements, well under every driver's parameter limit. */
   private static final int ROWS_PER_INSERT = 500;
 
-  /** How often a waiting take looks again even when nothing woke it (lapsed locks, delays). */
-  private static final Duration RECHECK = Duration.ofSeconds(1);
-
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
   private static final String FENCE =
@@ -211,7 +208,7 @@ final class JdbcDurableQueue implements DurableQueue {
     Duration backoff = Duration.ofMillis(50);
     while (true) {
       long seen = storage.signals().generation(name);
-      Duration pause = RECHECK;
+      Duration pause = storage.recheck();
       try {
         List<Delivery> taken = take(max);
         storage.reachable();

@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -49,6 +50,7 @@ final class JdbcStorage implements Storage {
   private final PostgresListener listener;
   private final AtomicBoolean unreachable = new AtomicBoolean();
   private volatile boolean closed;
+  private volatile Duration recheck = Duration.ofSeconds(1);
 
   /**
    * A storage that writes on connections from {@code writes}, reads from {@code readers} and, when
@@ -113,6 +115,24 @@ final class JdbcStorage implements Storage {
 
   QueueSignals signals() {
     return signals;
+  }
+
+  /**
+   * How often a waiting take looks again when nothing woke it: the safety net behind the wake-ups,
+   * and what picks up lapsed locks and delayed messages.
+   */
+  Duration recheck() {
+    return recheck;
+  }
+
+  /** Changes {@link #recheck()}; tests make it long to show that a wake-up, not a poll, works. */
+  void recheckEvery(Duration interval) {
+    this.recheck = interval;
+  }
+
+  /** Writes waiting for the writer, for tests that line writes up into one commit. */
+  int waitingWrites() {
+    return writer.waiting();
   }
 
   /** Runs {@code work} in the writer's next commit; a StoreException naming {@code what}. */

@@ -10,7 +10,7 @@ import java.util.Set;
  */
 enum Dialect {
   /** Embedded SQLite: one writer, {@code BEGIN IMMEDIATE} so the write lock is taken up front. */
-  SQLITE("sqlite", "BEGIN IMMEDIATE", "", null, false),
+  SQLITE("sqlite", "BEGIN IMMEDIATE", "", null, "SELECT value FROM json_each(?)", false),
 
   /**
    * PostgreSQL: several nodes; takes skip rows another node has locked, migrations serialise on an
@@ -21,6 +21,7 @@ enum Dialect {
       "BEGIN",
       " FOR UPDATE SKIP LOCKED",
       "SELECT pg_advisory_xact_lock(hashtext('sluice_schema.' || current_schema()))",
+      "SELECT json_array_elements_text(?::json)::bigint",
       true);
 
   /** The channel enqueues notify on PostgreSQL; the payload is the queue's name. */
@@ -30,13 +31,21 @@ enum Dialect {
   private final String begin;
   private final String skipLocked;
   private final String schemaLock;
+  private final String idsOfJsonArray;
   private final boolean notifies;
 
-  Dialect(String type, String begin, String skipLocked, String schemaLock, boolean notifies) {
+  Dialect(
+      String type,
+      String begin,
+      String skipLocked,
+      String schemaLock,
+      String idsOfJsonArray,
+      boolean notifies) {
     this.type = type;
     this.begin = begin;
     this.skipLocked = skipLocked;
     this.schemaLock = schemaLock;
+    this.idsOfJsonArray = idsOfJsonArray;
     this.notifies = notifies;
   }
 
@@ -61,6 +70,14 @@ enum Dialect {
   }
 
   /**
+   * Selects the payloads of the messages whose ids are in a JSON array (one parameter, {@code
+   * [1,2,3]}): one statement for any number of ids, the same on both databases.
+   */
+  String payloads() {
+    return "SELECT id, payload FROM sluice_queue_payload WHERE id IN (" + idsOfJsonArray + ")";
+  }
+
+  /**
    * Takes up to {@code max} ready messages in one statement. Parameters: max deliveries (5 times),
    * owner, lock expiry (twice), queue, now, max. A ready message that was already delivered max
    * times (its lock lapsed) goes to the dead letters instead: the row comes back with dead = 1.
@@ -76,7 +93,7 @@ enum Dialect {
         WHERE id IN (SELECT id FROM sluice_queue
                      WHERE queue = ? AND dead = 0 AND visible_at <= ?
                      ORDER BY id LIMIT ?%s)
-        RETURNING id, payload, deliveries, dead"""
+        RETURNING id, deliveries, dead"""
         .formatted(skipLocked);
   }
 

@@ -13,7 +13,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -54,7 +56,7 @@ final class JdbcDurableQueue implements DurableQueue {
       "SELECT COUNT(*) FROM sluice_queue WHERE queue = ? AND dead = 0 AND NOT " + LAPSED_DEAD;
 
   private static final String DEAD_WHERE =
-      " FROM sluice_queue WHERE queue = ? AND (dead = 1 OR " + LAPSED_DEAD + ")";
+      " FROM sluice_queue q WHERE queue = ? AND (dead = 1 OR " + LAPSED_DEAD + ")";
 
   private final JdbcStorage storage;
   private final String name;
@@ -121,18 +123,15 @@ final class JdbcDurableQueue implements DurableQueue {
   }
 
   private List<Long> insert(WriteContext tx, List<byte[]> chunk, long now) throws SQLException {
-    StringBuilder sql =
-        new StringBuilder(
-            "INSERT INTO sluice_queue (queue, payload, visible_at, deliveries, dead) VALUES ");
-    for (int i = 0; i < chunk.size(); i++) {
-      sql.append(i == 0 ? "(?, ?, ?, 0, 0)" : ", (?, ?, ?, 0, 0)");
-    }
-    sql.append(" RETURNING id");
-    PreparedStatement insert = tx.prepare(sql.toString());
-    int p = 1;
-    for (byte[] record : chunk) {
+    PreparedStatement insert =
+        tx.prepare(
+            rows(
+                "INSERT INTO sluice_queue (queue, visible_at, deliveries, dead) VALUES ",
+                "(?, ?, 0, 0)",
+                chunk.size(),
+                " RETURNING id"));
+    for (int i = 0, p = 1; i < chunk.size(); i++) {
       insert.setString(p++, name);
-      insert.setBytes(p++, record);
       insert.setLong(p++, now);
     }
     List<Long> ids = new ArrayList<>(chunk.size());
@@ -143,7 +142,29 @@ final class JdbcDurableQueue implements DurableQueue {
     }
     // Ids are given in row order; RETURNING need not list them in it.
     ids.sort(Comparator.naturalOrder());
+    PreparedStatement payloads =
+        tx.prepare(
+            rows(
+                "INSERT INTO sluice_queue_payload (id, payload) VALUES ",
+                "(?, ?)",
+                chunk.size(),
+                ""));
+    for (int i = 0, p = 1; i < chunk.size(); i++) {
+      payloads.setLong(p++, ids.get(i));
+      payloads.setBytes(p++, chunk.get(i));
+    }
+    payloads.executeUpdate();
     return ids;
+  }
+
+  private static String rows(String head, String row, int count, String tail) {
+    StringBuilder sql =
+        new StringBuilder(head.length() + count * (row.length() + 2) + tail.length());
+    sql.append(head);
+    for (int i = 0; i < count; i++) {
+      sql.append(i == 0 ? "" : ", ").append(row);
+    }
+    return sql.append(tail).toString();
   }
 
   /** A taken row before its payload is read (outside the writer). */
@@ -191,15 +212,34 @@ final class JdbcDurableQueue implements DurableQueue {
       statement.setInt(p, max - taken.size());
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          if (rs.getInt(4) != 0) {
+          if (rs.getInt(3) != 0) {
             movedDead = true;
           } else {
-            taken.add(new Taken(rs.getLong(1), rs.getBytes(2), rs.getInt(3)));
+            taken.add(new Taken(rs.getLong(1), null, rs.getInt(2)));
           }
         }
       }
     }
-    return taken;
+    return taken.isEmpty() ? taken : withPayloads(tx, taken);
+  }
+
+  private List<Taken> withPayloads(WriteContext tx, List<Taken> taken) throws SQLException {
+    StringBuilder ids = new StringBuilder(taken.size() * 8).append('[');
+    Map<Long, Taken> byId = new HashMap<>(taken.size() * 2);
+    for (Taken row : taken) {
+      ids.append(byId.isEmpty() ? "" : ",").append(row.id());
+      byId.put(row.id(), row);
+    }
+    PreparedStatement select = tx.prepare(storage.dialect().payloads());
+    select.setString(1, ids.append(']').toString());
+    List<Taken> complete = new ArrayList<>(taken.size());
+    try (ResultSet rs = select.executeQuery()) {
+      while (rs.next()) {
+        Taken row = byId.get(rs.getLong(1));
+        complete.add(new Taken(row.id(), rs.getBytes(2), row.deliveries()));
+      }
+    }
+    return complete;
   }
 
   @Override
@@ -340,7 +380,9 @@ final class JdbcDurableQueue implements DurableQueue {
     List<Taken> rows =
         storage.query(
             "read the dead letters of queue '" + name + "'",
-            "SELECT id, payload, deliveries" + DEAD_WHERE + " ORDER BY id LIMIT ?",
+            "SELECT q.id, (SELECT payload FROM sluice_queue_payload p WHERE p.id = q.id), deliveries"
+                + DEAD_WHERE
+                + " ORDER BY q.id LIMIT ?",
             rs -> new Taken(rs.getLong(1), rs.getBytes(2), rs.getInt(3)),
             name,
             options.maxDeliveries(),

@@ -101,19 +101,29 @@ final class Migrations {
     }
   }
 
-  /** The statements of a migration file: comment lines dropped, split at each {@code ;}. */
+  /**
+   * The statements of a migration file: comment lines dropped, each ending at a line that ends with
+   * {@code ;}, except inside a trigger's {@code BEGIN} ... {@code END;} block.
+   */
   static List<String> statements(String script) {
-    StringBuilder code = new StringBuilder();
+    List<String> statements = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    boolean inBlock = false;
     for (String line : script.split("\n")) {
-      if (!line.strip().startsWith("--")) {
-        code.append(line).append('\n');
+      String code = line.strip();
+      if (code.isEmpty() || code.startsWith("--")) {
+        continue;
+      }
+      current.append(line).append('\n');
+      inBlock = inBlock ? !code.equalsIgnoreCase("END;") : code.equalsIgnoreCase("BEGIN");
+      if (!inBlock && code.endsWith(";")) {
+        String statement = current.toString().strip();
+        statements.add(statement.substring(0, statement.length() - 1));
+        current.setLength(0);
       }
     }
-    List<String> statements = new ArrayList<>();
-    for (String part : code.toString().split(";")) {
-      if (!part.isBlank()) {
-        statements.add(part.strip());
-      }
+    if (!current.toString().isBlank()) {
+      statements.add(current.toString().strip());
     }
     return statements;
   }

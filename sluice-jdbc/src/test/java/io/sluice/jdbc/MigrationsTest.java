@@ -80,13 +80,13 @@ class MigrationsTest {
                       + DB.schema()
                       + "' AND table_name LIKE 'sluice_%'");
       rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(3);
+      assertThat(rs.getInt(1)).isEqualTo(4);
     }
   }
 
   @Test
   void nodesStartingTogetherMigrateOnce() throws Exception {
-    DB.execute("DROP TABLE IF EXISTS sluice_queue, sluice_object_store, sluice_schema");
+    DB.dropTables();
     List<Thread> nodes = new ArrayList<>();
     List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
     for (int i = 0; i < 4; i++) {

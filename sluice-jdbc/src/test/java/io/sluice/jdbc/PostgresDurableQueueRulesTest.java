@@ -9,7 +9,7 @@ class PostgresDurableQueueRulesTest extends DurableQueueRulesTest {
 
   @Override
   protected JdbcStorage newStorage(ManualClock clock) throws Exception {
-    DB.execute("DROP TABLE IF EXISTS sluice_queue, sluice_object_store, sluice_schema");
+    DB.dropTables();
     return TestStorages.postgres(DB, clock);
   }
 

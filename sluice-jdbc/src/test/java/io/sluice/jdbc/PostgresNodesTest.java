@@ -34,7 +34,7 @@ class PostgresNodesTest {
 
   @BeforeEach
   void open() throws Exception {
-    DB.execute("DROP TABLE IF EXISTS sluice_queue, sluice_object_store, sluice_schema");
+    DB.dropTables();
     nodeA = TestStorages.postgres(DB, Clock.systemUTC());
     nodeB = TestStorages.postgres(DB, Clock.systemUTC());
   }

@@ -67,6 +67,13 @@ final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCallback 
         .build();
   }
 
+  /** Drops Sluice's tables from this class's schema: the next storage starts from nothing. */
+  void dropTables() throws SQLException {
+    execute(
+        "DROP TABLE IF EXISTS sluice_queue_payload, sluice_queue, sluice_object_store,"
+            + " sluice_schema CASCADE");
+  }
+
   /** A plain connection to this class's schema, for looking behind the storage's back. */
   Connection connect() throws SQLException {
     return DriverManager.getConnection(url(), USER, null);

@@ -1,0 +1,111 @@
+package io.sluice.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * What differs between SQLite and PostgreSQL; everything else (tables, statements, group commit,
+ * queue rules) is shared. Kept to SQL text and a few switches so that one mechanism serves both.
+ */
+enum Dialect {
+  /** Embedded SQLite: one writer, {@code BEGIN IMMEDIATE} so the write lock is taken up front. */
+  SQLITE("sqlite", "BEGIN IMMEDIATE", "", null, "SELECT value FROM json_each(?)", false),
+
+  /**
+   * PostgreSQL: several nodes; takes skip rows another node has locked, migrations serialise on an
+   * advisory lock, enqueues notify the other nodes.
+   */
+  POSTGRESQL(
+      "postgresql",
+      "BEGIN",
+      " FOR UPDATE SKIP LOCKED",
+      "SELECT pg_advisory_xact_lock(hashtext('sluice_schema.' || current_schema()))",
+      "SELECT json_array_elements_text(?::json)::bigint",
+      true);
+
+  /** The channel enqueues notify on PostgreSQL; the payload is the queue's name. */
+  static final String CHANNEL = "sluice_queue";
+
+  private final String type;
+  private final String begin;
+  private final String skipLocked;
+  private final String schemaLock;
+  private final String idsOfJsonArray;
+  private final boolean notifies;
+
+  Dialect(
+      String type,
+      String begin,
+      String skipLocked,
+      String schemaLock,
+      String idsOfJsonArray,
+      boolean notifies) {
+    this.type = type;
+    this.begin = begin;
+    this.skipLocked = skipLocked;
+    this.schemaLock = schemaLock;
+    this.idsOfJsonArray = idsOfJsonArray;
+    this.notifies = notifies;
+  }
+
+  /** The store type, as in configuration and metric tags. */
+  String type() {
+    return type;
+  }
+
+  /** The statement that starts a write transaction. */
+  String begin() {
+    return begin;
+  }
+
+  /** The resource folder of this dialect's migrations. */
+  String migrationFolder() {
+    return "io/sluice/jdbc/migrations/" + type + "/";
+  }
+
+  /** The statement that serialises migrations among nodes, or null when the begin already does. */
+  String schemaLock() {
+    return schemaLock;
+  }
+
+  /**
+   * Selects the payloads of the messages whose ids are in a JSON array (one parameter, {@code
+   * [1,2,3]}): one statement for any number of ids, the same on both databases.
+   */
+  String payloads() {
+    return "SELECT id, payload FROM sluice_queue_payload WHERE id IN (" + idsOfJsonArray + ")";
+  }
+
+  /**
+   * Takes up to {@code max} ready messages in one statement. Parameters: max deliveries (5 times),
+   * owner, lock expiry (twice), queue, now, max. A ready message that was already delivered max
+   * times (its lock lapsed) goes to the dead letters instead: the row comes back with dead = 1.
+   */
+  String take() {
+    return """
+        UPDATE sluice_queue SET
+          dead = CASE WHEN deliveries >= ? THEN 1 ELSE 0 END,
+          lock_owner = CASE WHEN deliveries >= ? THEN NULL ELSE ? END,
+          lock_expires = CASE WHEN deliveries >= ? THEN NULL ELSE ? END,
+          visible_at = CASE WHEN deliveries >= ? THEN visible_at ELSE ? END,
+          deliveries = CASE WHEN deliveries >= ? THEN deliveries ELSE deliveries + 1 END
+        WHERE id IN (SELECT id FROM sluice_queue
+                     WHERE queue = ? AND dead = 0 AND visible_at <= ?
+                     ORDER BY id LIMIT ?%s)
+        RETURNING id, deliveries, dead"""
+        .formatted(skipLocked);
+  }
+
+  /** Tells other nodes, before the commit, that these queues got messages. */
+  void notifyQueues(WriteContext tx, Set<String> queues) throws SQLException {
+    if (!notifies || queues.isEmpty()) {
+      return;
+    }
+    PreparedStatement notify = tx.prepare("SELECT pg_notify('" + CHANNEL + "', ?)");
+    for (String queue : queues) {
+      notify.setString(1, queue);
+      notify.execute();
+    }
+  }
+}

@@ -1,0 +1,313 @@
+package io.sluice.jdbc;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.store.StoreException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one writer of a storage: a thread that owns the write connection and commits, in one
+ * transaction, all the write work that is waiting when it gets to it, so that many small writes
+ * share one commit (one fsync on SQLite, one round trip on PostgreSQL). Callers block until their
+ * work is committed. When the shared transaction fails, it is rolled back and each piece of work is
+ * run again in its own transaction, so only the bad one fails and nothing of it is visible.
+ */
+final class GroupCommitWriter implements AutoCloseable {
+
+  /** Write work: runs inside the writer's transaction; must not keep state across attempts. */
+  @FunctionalInterface
+  interface Work<T> {
+    /** Does the work on the writer's connection; may be run again after a rollback. */
+    T run(WriteContext tx) throws SQLException;
+  }
+
+  /** Where the writer gets its connection; asked again after the last one broke. */
+  @FunctionalInterface
+  interface ConnectionSource {
+    /** A connection in auto-commit mode; the writer starts and ends transactions itself. */
+    Connection open() throws SQLException;
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
+
+  /** The most pieces of work in one transaction: bounds how long the first of them waits. */
+  private static final int MAX_BATCH = 2048;
+
+  private static final Pending<Void> STOP = new Pending<>("stop", tx -> null);
+
+  private final Dialect dialect;
+  private final ConnectionSource source;
+  private final Consumer<Set<String>> afterCommit;
+  private final JdbcFailures failures;
+  private final LinkedBlockingQueue<Pending<?>> waiting = new LinkedBlockingQueue<>();
+  private final Counter commits;
+  private final DistributionSummary commitWrites;
+  private final Counter commitFailures;
+  private final Thread thread;
+  private volatile boolean closed;
+  private WriteContext current;
+
+  /**
+   * A writer on {@code source}, started; {@code afterCommit} gets the queues a commit made messages
+   * ready in, to wake their waiters.
+   */
+  GroupCommitWriter(
+      Dialect dialect,
+      ConnectionSource source,
+      Consumer<Set<String>> afterCommit,
+      JdbcFailures failures,
+      MeterRegistry registry) {
+    this.dialect = dialect;
+    this.source = source;
+    this.afterCommit = afterCommit;
+    this.failures = failures;
+    this.commits =
+        Counter.builder("sluice.store.commits")
+            .description("Write transactions committed by the store's writer")
+            .tag("type", dialect.type())
+            .register(registry);
+    this.commitWrites =
+        DistributionSummary.builder("sluice.store.commit.writes")
+            .description("Pieces of write work sharing one commit")
+            .tag("type", dialect.type())
+            .register(registry);
+    this.commitFailures =
+        Counter.builder("sluice.store.commit.failures")
+            .description("Write transactions that failed and were rolled back")
+            .tag("type", dialect.type())
+            .register(registry);
+    // A platform thread: the SQLite driver's native calls would pin a virtual thread's carrier.
+    this.thread = Thread.ofPlatform().name("sluice-writer-" + dialect.type()).unstarted(this::run);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /**
+   * Runs {@code work} in the writer's next transaction and returns its result once committed; a
+   * {@link StoreException} saying what could not be done ({@code what}) when it failed.
+   */
+  <T> T submit(String what, Work<T> work) {
+    if (closed) {
+      throw failures.closed(what);
+    }
+    Pending<T> pending = new Pending<>(what, work);
+    waiting.add(pending);
+    if (closed) {
+      failWaiting();
+    }
+    return pending.await(failures);
+  }
+
+  /** How many pieces of work wait for the writer (not counting what it is running). */
+  int waiting() {
+    return waiting.size();
+  }
+
+  private void run() {
+    List<Pending<?>> batch = new ArrayList<>();
+    try {
+      while (true) {
+        Pending<?> first = waiting.take();
+        if (first == STOP) {
+          break;
+        }
+        batch.add(first);
+        waiting.drainTo(batch, MAX_BATCH - 1);
+        boolean stop = batch.remove(STOP);
+        try {
+          process(batch);
+        } catch (RuntimeException | Error e) {
+          LOG.error("The {} writer failed unexpectedly; failing its pending writes", dialect, e);
+          batch.forEach(p -> p.fail(e));
+        }
+        batch.clear();
+        if (stop) {
+          break;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      dropConnection();
+      failWaiting();
+    }
+  }
+
+  private enum Outcome {
+    COMMITTED,
+    FAILED,
+    NO_CONNECTION
+  }
+
+  private void process(List<Pending<?>> batch) {
+    if (attempt(batch) != Outcome.FAILED || batch.size() == 1) {
+      return;
+    }
+    for (Pending<?> alone : batch) {
+      if (attempt(List.of(alone)) == Outcome.NO_CONNECTION) {
+        // The others would each wait for a connection in vain: attempt() failed them all.
+        batch.stream().filter(p -> !p.done()).forEach(p -> p.fail(alone.failure()));
+        return;
+      }
+    }
+  }
+
+  /** Runs {@code batch} in one transaction; on failure rolls back and, if alone, fails it. */
+  private Outcome attempt(List<Pending<?>> batch) {
+    WriteContext tx;
+    try {
+      tx = context();
+    } catch (SQLException e) {
+      batch.forEach(p -> p.fail(e));
+      return Outcome.NO_CONNECTION;
+    }
+    try {
+      tx.prepare(dialect.begin()).execute();
+      for (Pending<?> pending : batch) {
+        pending.runIn(tx);
+      }
+      dialect.notifyQueues(tx, tx.enqueuedQueues());
+      tx.prepare("COMMIT").execute();
+    } catch (SQLException | RuntimeException e) {
+      commitFailures.increment();
+      rollback(tx);
+      tx.clearQueues();
+      if (batch.size() == 1) {
+        batch.getFirst().fail(e);
+      }
+      return Outcome.FAILED;
+    }
+    commits.increment();
+    commitWrites.record(batch.size());
+    Set<String> readied = Set.copyOf(tx.readiedQueues());
+    tx.clearQueues();
+    batch.forEach(Pending::complete);
+    if (!readied.isEmpty()) {
+      afterCommit.accept(readied);
+    }
+    return Outcome.COMMITTED;
+  }
+
+  private WriteContext context() throws SQLException {
+    if (current == null) {
+      current = new WriteContext(source.open());
+    }
+    return current;
+  }
+
+  private void rollback(WriteContext tx) {
+    try {
+      tx.prepare("ROLLBACK").execute();
+    } catch (SQLException e) {
+      // No transaction left to roll back, or the connection broke: checked below.
+    }
+    // A statement that failed may be left unusable by the driver (sqlite-jdbc after
+    // SQLITE_FULL): failures are rare, so prepare everything afresh.
+    tx.closeStatements();
+    try {
+      if (tx.connection().isValid(1)) {
+        return;
+      }
+    } catch (SQLException e) {
+      // Treated as broken.
+    }
+    dropConnection();
+  }
+
+  private void dropConnection() {
+    if (current == null) {
+      return;
+    }
+    current.closeStatements();
+    try {
+      current.connection().close();
+    } catch (SQLException e) {
+      LOG.debug("Closing the broken {} write connection failed", dialect, e);
+    }
+    current = null;
+  }
+
+  private void failWaiting() {
+    List<Pending<?>> left = new ArrayList<>();
+    waiting.drainTo(left);
+    left.stream().filter(p -> p != STOP).forEach(p -> p.fail(failures.closed(p.what)));
+  }
+
+  /** Commits what is waiting, then stops the writer and closes its connection. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    waiting.add(STOP);
+    Threads.joinUninterruptibly(thread);
+    failWaiting();
+  }
+
+  /** One caller's work and the future it waits on. */
+  private static final class Pending<T> {
+    private final String what;
+    private final Work<T> work;
+    private final CompletableFuture<T> future = new CompletableFuture<>();
+    private T result;
+    private Throwable failure;
+
+    Pending(String what, Work<T> work) {
+      this.what = what;
+      this.work = work;
+    }
+
+    void runIn(WriteContext tx) throws SQLException {
+      result = work.run(tx);
+    }
+
+    void complete() {
+      future.complete(result);
+    }
+
+    void fail(Throwable e) {
+      failure = e;
+      future.completeExceptionally(e);
+    }
+
+    boolean done() {
+      return future.isDone();
+    }
+
+    Throwable failure() {
+      return failure;
+    }
+
+    T await(JdbcFailures failures) {
+      boolean interrupted = false;
+      try {
+        while (true) {
+          try {
+            return future.get();
+          } catch (InterruptedException e) {
+            // The work may be committing already: wait for the outcome, keep the interrupt.
+            interrupted = true;
+          } catch (ExecutionException e) {
+            throw failures.translate(what, e.getCause());
+          }
+        }
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,402 @@
+package io.sluice.jdbc;
+
+import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.store.Delivery;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.StoreException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * A durable queue in {@code sluice_queue}: one row per message. A taken message carries its lock
+ * owner and expiry, and its {@code visible_at} is set to that expiry, so "ready" is only {@code
+ * visible_at <= now} and one index serves the take. Ack, nack and release are fenced by the id, the
+ * owner, the lock expiry and the delivery count the delivery saw, so a late answer after the
+ * message was taken again changes nothing. All writes go through the storage's group-commit writer.
+ */
+final class JdbcDurableQueue implements DurableQueue {
+
+  /** Rows per multi-row insert: few statements, well under every driver's parameter limit. */
+  private static final int ROWS_PER_INSERT = 500;
+
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+  private static final String FENCE =
+      " WHERE id = ? AND lock_owner = ? AND lock_expires = ? AND deliveries = ? AND lock_expires > ?";
+
+  private static final String ACK = "DELETE FROM sluice_queue" + FENCE;
+
+  private static final String NACK =
+      "UPDATE sluice_queue SET lock_owner = NULL, lock_expires = NULL, visible_at = ?,"
+          + " dead = CASE WHEN deliveries >= ? THEN 1 ELSE 0 END"
+          + FENCE;
+
+  private static final String RELEASE =
+      "UPDATE sluice_queue SET lock_owner = NULL, lock_expires = NULL, visible_at = ?,"
+          + " deliveries = deliveries - 1"
+          + FENCE;
+
+  /** A lapsed lock on a message taken max times: it is dead, whether or not a take moved it. */
+  private static final String LAPSED_DEAD =
+      "(lock_owner IS NOT NULL AND deliveries >= ? AND visible_at <= ?)";
+
+  private static final String SIZE =
+      "SELECT COUNT(*) FROM sluice_queue WHERE queue = ? AND dead = 0 AND NOT " + LAPSED_DEAD;
+
+  private static final String DEAD_WHERE =
+      " FROM sluice_queue q WHERE queue = ? AND (dead = 1 OR " + LAPSED_DEAD + ")";
+
+  private final JdbcStorage storage;
+  private final String name;
+  private final QueueOptions options;
+  private final StoredValues values;
+  private final String owner;
+  private final String take;
+
+  JdbcDurableQueue(JdbcStorage storage, String name, QueueOptions options, StoredValues values) {
+    this.storage = storage;
+    this.name = name;
+    this.options = options;
+    this.values = values;
+    this.owner = options.owner() != null ? options.owner() : madeUpOwner();
+    this.take = storage.dialect().take();
+  }
+
+  private static String madeUpOwner() {
+    String node = System.getenv().getOrDefault("HOSTNAME", "node");
+    return node
+        + "-"
+        + ProcessHandle.current().pid()
+        + "-"
+        + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String owner() {
+    return owner;
+  }
+
+  @Override
+  public long enqueue(Object payload) {
+    return enqueueAll(java.util.Collections.singletonList(payload)).getFirst();
+  }
+
+  @Override
+  public List<Long> enqueueAll(List<?> payloads) {
+    if (payloads.isEmpty()) {
+      return List.of();
+    }
+    List<byte[]> records = new ArrayList<>(payloads.size());
+    for (Object payload : payloads) {
+      records.add(values.write(payload));
+    }
+    long now = storage.clock().millis();
+    return storage.write(
+        "enqueue " + records.size() + " message(s) into queue '" + name + "'",
+        tx -> {
+          List<Long> ids = new ArrayList<>(records.size());
+          for (int from = 0; from < records.size(); from += ROWS_PER_INSERT) {
+            List<byte[]> chunk =
+                records.subList(from, Math.min(records.size(), from + ROWS_PER_INSERT));
+            ids.addAll(insert(tx, chunk, now));
+          }
+          tx.enqueued(name);
+          return ids;
+        });
+  }
+
+  private List<Long> insert(WriteContext tx, List<byte[]> chunk, long now) throws SQLException {
+    PreparedStatement insert =
+        tx.prepare(
+            rows(
+                "INSERT INTO sluice_queue (queue, visible_at, deliveries, dead) VALUES ",
+                "(?, ?, 0, 0)",
+                chunk.size(),
+                " RETURNING id"));
+    for (int i = 0, p = 1; i < chunk.size(); i++) {
+      insert.setString(p++, name);
+      insert.setLong(p++, now);
+    }
+    List<Long> ids = new ArrayList<>(chunk.size());
+    try (ResultSet rs = insert.executeQuery()) {
+      while (rs.next()) {
+        ids.add(rs.getLong(1));
+      }
+    }
+    // Ids are given in row order; RETURNING need not list them in it.
+    ids.sort(Comparator.naturalOrder());
+    PreparedStatement payloads =
+        tx.prepare(
+            rows(
+                "INSERT INTO sluice_queue_payload (id, payload) VALUES ",
+                "(?, ?)",
+                chunk.size(),
+                ""));
+    for (int i = 0, p = 1; i < chunk.size(); i++) {
+      payloads.setLong(p++, ids.get(i));
+      payloads.setBytes(p++, chunk.get(i));
+    }
+    payloads.executeUpdate();
+    return ids;
+  }
+
+  private static String rows(String head, String row, int count, String tail) {
+    StringBuilder sql =
+        new StringBuilder(head.length() + count * (row.length() + 2) + tail.length());
+    sql.append(head);
+    for (int i = 0; i < count; i++) {
+      sql.append(i == 0 ? "" : ", ").append(row);
+    }
+    return sql.append(tail).toString();
+  }
+
+  /** A taken row before its payload is read (outside the writer). */
+  private record Taken(long id, byte[] payload, int deliveries) {}
+
+  @Override
+  public List<Delivery> take(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("max must be at least 1, was " + max);
+    }
+    long now = storage.clock().millis();
+    long expires = now + options.lockTimeout().toMillis();
+    List<Taken> taken =
+        storage.write("take from queue '" + name + "'", tx -> takeRows(tx, max, now, expires));
+    List<Delivery> deliveries = new ArrayList<>(taken.size());
+    Instant expiry = Instant.ofEpochMilli(expires);
+    for (Taken row : taken) {
+      deliveries.add(
+          new Delivery(row.id(), values.read(row.payload()), row.deliveries(), owner, expiry));
+    }
+    deliveries.sort(Comparator.comparingLong(Delivery::id));
+    return deliveries;
+  }
+
+  private List<Taken> takeRows(WriteContext tx, int max, long now, long expires)
+      throws SQLException {
+    PreparedStatement statement = tx.prepare(take);
+    int limit = options.maxDeliveries();
+    List<Taken> taken = new ArrayList<>();
+    boolean movedDead = true;
+    // Rows that went dead instead of being taken leave room: look again until none did.
+    while (movedDead && taken.size() < max) {
+      movedDead = false;
+      int p = 1;
+      statement.setInt(p++, limit);
+      statement.setInt(p++, limit);
+      statement.setString(p++, owner);
+      statement.setInt(p++, limit);
+      statement.setLong(p++, expires);
+      statement.setInt(p++, limit);
+      statement.setLong(p++, expires);
+      statement.setInt(p++, limit);
+      statement.setString(p++, name);
+      statement.setLong(p++, now);
+      statement.setInt(p, max - taken.size());
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          if (rs.getInt(3) != 0) {
+            movedDead = true;
+          } else {
+            taken.add(new Taken(rs.getLong(1), null, rs.getInt(2)));
+          }
+        }
+      }
+    }
+    return taken.isEmpty() ? taken : withPayloads(tx, taken);
+  }
+
+  private List<Taken> withPayloads(WriteContext tx, List<Taken> taken) throws SQLException {
+    StringBuilder ids = new StringBuilder(taken.size() * 8).append('[');
+    Map<Long, Taken> byId = new HashMap<>(taken.size() * 2);
+    for (Taken row : taken) {
+      ids.append(byId.isEmpty() ? "" : ",").append(row.id());
+      byId.put(row.id(), row);
+    }
+    PreparedStatement select = tx.prepare(storage.dialect().payloads());
+    select.setString(1, ids.append(']').toString());
+    List<Taken> complete = new ArrayList<>(taken.size());
+    try (ResultSet rs = select.executeQuery()) {
+      while (rs.next()) {
+        Taken row = byId.get(rs.getLong(1));
+        complete.add(new Taken(row.id(), rs.getBytes(2), row.deliveries()));
+      }
+    }
+    return complete;
+  }
+
+  @Override
+  public List<Delivery> take(int max, Duration wait) throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    Duration backoff = Duration.ofMillis(50);
+    while (true) {
+      long seen = storage.signals().generation(name);
+      Duration pause = storage.recheck();
+      try {
+        List<Delivery> taken = take(max);
+        storage.reachable();
+        if (!taken.isEmpty()) {
+          return taken;
+        }
+        backoff = Duration.ofMillis(50);
+      } catch (StoreException e) {
+        if (!JdbcFailures.isConnectionFailure(e)) {
+          throw e;
+        }
+        storage.unreachable(e);
+        pause = backoff;
+        backoff =
+            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                ? MAX_BACKOFF
+                : backoff.multipliedBy(2);
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return List.of();
+      }
+      storage.signals().await(name, seen, Duration.ofNanos(Math.min(left, pause.toNanos())));
+    }
+  }
+
+  @Override
+  public boolean ack(Delivery delivery) {
+    return ackAll(List.of(delivery)) == 1;
+  }
+
+  @Override
+  public int ackAll(Collection<Delivery> deliveries) {
+    if (deliveries.isEmpty()) {
+      return 0;
+    }
+    List<Delivery> all = List.copyOf(deliveries);
+    long now = storage.clock().millis();
+    return storage.write(
+        "acknowledge " + all.size() + " message(s) of queue '" + name + "'",
+        tx -> {
+          PreparedStatement ack = tx.prepare(ACK);
+          for (Delivery delivery : all) {
+            fence(ack, 1, delivery, now);
+            ack.addBatch();
+          }
+          int held = 0;
+          for (int count : ack.executeBatch()) {
+            held += count > 0 ? 1 : 0;
+          }
+          return held;
+        });
+  }
+
+  @Override
+  public boolean nack(Delivery delivery, Duration delay) {
+    Duration after = delay == null ? Duration.ZERO : delay;
+    if (after.isNegative()) {
+      throw new IllegalArgumentException("delay must not be negative, was " + delay);
+    }
+    long now = storage.clock().millis();
+    return storage.write(
+        "nack message " + delivery.id() + " of queue '" + name + "'",
+        tx -> {
+          PreparedStatement nack = tx.prepare(NACK);
+          nack.setLong(1, now + after.toMillis());
+          nack.setInt(2, options.maxDeliveries());
+          fence(nack, 3, delivery, now);
+          boolean held = nack.executeUpdate() == 1;
+          if (held) {
+            tx.readied(name);
+          }
+          return held;
+        });
+  }
+
+  @Override
+  public boolean release(Delivery delivery) {
+    long now = storage.clock().millis();
+    return storage.write(
+        "release message " + delivery.id() + " of queue '" + name + "'",
+        tx -> {
+          PreparedStatement release = tx.prepare(RELEASE);
+          release.setLong(1, now);
+          fence(release, 2, delivery, now);
+          boolean held = release.executeUpdate() == 1;
+          if (held) {
+            tx.readied(name);
+          }
+          return held;
+        });
+  }
+
+  /**
+   * Sets the fence's parameters from {@code first} on: this owner's lock, as the delivery saw it.
+   */
+  private void fence(PreparedStatement statement, int first, Delivery delivery, long now)
+      throws SQLException {
+    Objects.requireNonNull(delivery.lockExpiry(), "a dead letter cannot be acknowledged");
+    statement.setLong(first, delivery.id());
+    statement.setString(first + 1, owner);
+    statement.setLong(first + 2, delivery.lockExpiry().toEpochMilli());
+    statement.setInt(first + 3, delivery.deliveryCount());
+    statement.setLong(first + 4, now);
+  }
+
+  @Override
+  public long size() {
+    return storage.count(
+        "count the messages of queue '" + name + "'",
+        SIZE,
+        name,
+        options.maxDeliveries(),
+        storage.clock().millis());
+  }
+
+  @Override
+  public long deadLetterCount() {
+    return storage.count(
+        "count the dead letters of queue '" + name + "'",
+        "SELECT COUNT(*)" + DEAD_WHERE,
+        name,
+        options.maxDeliveries(),
+        storage.clock().millis());
+  }
+
+  @Override
+  public List<Delivery> deadLetters(int max) {
+    List<Taken> rows =
+        storage.query(
+            "read the dead letters of queue '" + name + "'",
+            "SELECT q.id, (SELECT payload FROM sluice_queue_payload p WHERE p.id = q.id), deliveries"
+                + DEAD_WHERE
+                + " ORDER BY q.id LIMIT ?",
+            rs -> new Taken(rs.getLong(1), rs.getBytes(2), rs.getInt(3)),
+            name,
+            options.maxDeliveries(),
+            storage.clock().millis(),
+            max);
+    List<Delivery> dead = new ArrayList<>(rows.size());
+    for (Taken row : rows) {
+      dead.add(new Delivery(row.id(), values.read(row.payload()), row.deliveries(), null, null));
+    }
+    return dead;
+  }
+
+  @Override
+  public String toString() {
+    return "JdbcDurableQueue[" + name + " in " + storage.describe() + ", owner " + owner + "]";
+  }
+}

@@ -1,0 +1,233 @@
+package io.sluice.jdbc;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.store.ObjectStore;
+import io.sluice.core.store.ObjectStoreOptions;
+import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.Storage;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A storage in SQLite or PostgreSQL: every write goes through one {@link GroupCommitWriter}, every
+ * read through a pool of read connections (SQLite's WAL lets them read while the writer writes).
+ * What differs between the two databases is in the {@link Dialect}; the factories open the
+ * connections and hand them over.
+ */
+final class JdbcStorage implements Storage {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcStorage.class);
+
+  /** Reads of one storage: the work done on a read connection. */
+  @FunctionalInterface
+  interface Read<T> {
+    /** Reads with {@code connection} (auto-commit). */
+    T run(Connection connection) throws SQLException;
+  }
+
+  private final Dialect dialect;
+  private final String description;
+  private final JdbcFailures failures;
+  private final HikariDataSource readers;
+  private final StoredValues values;
+  private final Clock clock;
+  private final QueueSignals signals = new QueueSignals();
+  private final GroupCommitWriter writer;
+  private final PostgresListener listener;
+  private final AtomicBoolean unreachable = new AtomicBoolean();
+  private volatile boolean closed;
+  private volatile Duration recheck = Duration.ofSeconds(1);
+
+  /**
+   * A storage that writes on connections from {@code writes}, reads from {@code readers} and, when
+   * {@code listener} is given, hears of other nodes' enqueues through what it starts.
+   */
+  JdbcStorage(
+      Dialect dialect,
+      String description,
+      JdbcFailures failures,
+      GroupCommitWriter.ConnectionSource writes,
+      HikariDataSource readers,
+      Function<QueueSignals, PostgresListener> listener,
+      StoredValues values,
+      MeterRegistry registry,
+      Clock clock) {
+    this.dialect = dialect;
+    this.description = description;
+    this.failures = failures;
+    this.readers = readers;
+    this.values = values;
+    this.clock = clock;
+    this.writer = new GroupCommitWriter(dialect, writes, signals::wake, failures, registry);
+    this.listener = listener == null ? null : listener.apply(signals);
+    LOG.info("Opened storage {}", description);
+  }
+
+  @Override
+  public ObjectStore objectStore(String name, ObjectStoreOptions options) {
+    Objects.requireNonNull(name, "name");
+    ObjectStoreOptions chosen = options == null ? ObjectStoreOptions.DEFAULTS : options;
+    return new JdbcObjectStore(this, name, chosen, valuesFor(chosen.serializer()));
+  }
+
+  @Override
+  public DurableQueue queue(String name, QueueOptions options) {
+    Objects.requireNonNull(name, "name");
+    QueueOptions chosen = options == null ? QueueOptions.DEFAULTS : options;
+    return new JdbcDurableQueue(this, name, chosen, valuesFor(chosen.serializer()));
+  }
+
+  private StoredValues valuesFor(String serializer) {
+    return serializer == null ? values : values.named(serializer);
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public boolean durable() {
+    return true;
+  }
+
+  Dialect dialect() {
+    return dialect;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  QueueSignals signals() {
+    return signals;
+  }
+
+  /**
+   * How often a waiting take looks again when nothing woke it: the safety net behind the wake-ups,
+   * and what picks up lapsed locks and delayed messages.
+   */
+  Duration recheck() {
+    return recheck;
+  }
+
+  /** Changes {@link #recheck()}; tests make it long to show that a wake-up, not a poll, works. */
+  void recheckEvery(Duration interval) {
+    this.recheck = interval;
+  }
+
+  /** Writes waiting for the writer, for tests that line writes up into one commit. */
+  int waitingWrites() {
+    return writer.waiting();
+  }
+
+  /** Runs {@code work} in the writer's next commit; a StoreException naming {@code what}. */
+  <T> T write(String what, GroupCommitWriter.Work<T> work) {
+    return writer.submit(what, work);
+  }
+
+  /** Runs {@code read} on a read connection; a StoreException naming {@code what}. */
+  <T> T read(String what, Read<T> read) {
+    if (closed) {
+      throw failures.closed(what);
+    }
+    try (Connection connection = readers.getConnection()) {
+      return read.run(connection);
+    } catch (SQLException | RuntimeException e) {
+      throw failures.translate(what, e);
+    }
+  }
+
+  /** Maps one result row. */
+  @FunctionalInterface
+  interface Row<T> {
+    /** The value of the row {@code rs} is on. */
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  /** The rows {@code sql} selects with {@code parameters}, on a read connection. */
+  <T> List<T> query(String what, String sql, Row<T> row, Object... parameters) {
+    return read(
+        what,
+        c -> {
+          try (PreparedStatement select = c.prepareStatement(sql)) {
+            bind(select, parameters);
+            List<T> found = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+              while (rs.next()) {
+                found.add(row.map(rs));
+              }
+            }
+            return found;
+          }
+        });
+  }
+
+  /** The number {@code sql} (a {@code SELECT COUNT(*)}) gives with {@code parameters}. */
+  long count(String what, String sql, Object... parameters) {
+    return query(what, sql, rs -> rs.getLong(1), parameters).getFirst();
+  }
+
+  /** Sets {@code parameters} (String, Long, Integer or byte[]) from the first on. */
+  static void bind(PreparedStatement statement, Object... parameters) throws SQLException {
+    for (int i = 0; i < parameters.length; i++) {
+      switch (parameters[i]) {
+        case String text -> statement.setString(i + 1, text);
+        case Long number -> statement.setLong(i + 1, number);
+        case Integer number -> statement.setInt(i + 1, number);
+        case byte[] bytes -> statement.setBytes(i + 1, bytes);
+        default -> throw new IllegalArgumentException("Cannot bind a " + parameters[i].getClass());
+      }
+    }
+  }
+
+  /** Notes that a take found the database unreachable: logged once per outage. */
+  void unreachable(RuntimeException e) {
+    if (unreachable.compareAndSet(false, true)) {
+      LOG.warn(
+          "{} is unreachable ({}); waiting takes keep retrying, writes fail until it is back",
+          failures.where(),
+          e.getMessage());
+    }
+  }
+
+  /** Notes that the database answered again. */
+  void reachable() {
+    if (unreachable.get() && unreachable.compareAndSet(true, false)) {
+      LOG.info("{} is reachable again", failures.where());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    writer.close();
+    if (listener != null) {
+      listener.close();
+    }
+    readers.close();
+    signals.wakeAll();
+  }
+
+  @Override
+  public String toString() {
+    return "JdbcStorage[" + description + "]";
+  }
+}

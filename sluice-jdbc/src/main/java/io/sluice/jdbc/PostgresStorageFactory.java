@@ -1,0 +1,117 @@
+package io.sluice.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.store.Storage;
+import io.sluice.core.store.StorageConfig;
+import io.sluice.core.store.StorageFactory;
+import io.sluice.core.store.StoreException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Properties;
+
+/**
+ * Opens the PostgreSQL storage: a HikariCP pool of {@link StorageConfig#poolSize()} connections
+ * (one of them the writer's), the schema migrated under an advisory lock, and a dedicated
+ * connection listening for other nodes' enqueues. An unreachable server fails the open within the
+ * connect timeout, naming the URL (password masked), the user and what went wrong.
+ */
+public final class PostgresStorageFactory implements StorageFactory {
+
+  /** A factory; found by {@link java.util.ServiceLoader}. */
+  public PostgresStorageFactory() {}
+
+  @Override
+  public StorageConfig.Type type() {
+    return StorageConfig.Type.POSTGRESQL;
+  }
+
+  @Override
+  public Storage open(
+      StorageConfig config, StoredValues values, MeterRegistry registry, Clock clock) {
+    String who = config.maskedUrl() + " as " + config.user();
+    JdbcFailures failures = new JdbcFailures("postgresql " + who, config.password());
+    Duration timeout = config.connectTimeout();
+    HikariDataSource pool;
+    try {
+      pool = new HikariDataSource(poolConfig(config));
+    } catch (RuntimeException e) {
+      throw new StoreException(
+          failures.scrub(
+              "Could not connect to "
+                  + who
+                  + " within "
+                  + seconds(timeout)
+                  + ": "
+                  + JdbcFailures.rootMessage(e)
+                  + ". Check that PostgreSQL runs there and accepts this user"),
+          e);
+    }
+    int version;
+    try (Connection connection = pool.getConnection()) {
+      version =
+          Migrations.migrate(
+              connection, Dialect.POSTGRESQL, clock, "The PostgreSQL database " + who);
+    } catch (SQLException | RuntimeException e) {
+      pool.close();
+      throw failures.translate("check and migrate the schema", e);
+    }
+    String description =
+        "postgresql " + who + " (pool " + config.poolSize() + ", schema v" + version + ")";
+    Properties listen = connectionProperties(config);
+    return new JdbcStorage(
+        Dialect.POSTGRESQL,
+        description,
+        failures,
+        pool::getConnection,
+        pool,
+        signals -> new PostgresListener(config.url(), listen, signals, failures),
+        values,
+        registry,
+        clock);
+  }
+
+  private static HikariConfig poolConfig(StorageConfig config) {
+    HikariConfig pool = new HikariConfig();
+    pool.setPoolName("sluice-postgresql");
+    pool.setJdbcUrl(config.url());
+    pool.setUsername(config.user());
+    pool.setPassword(config.password());
+    pool.setMaximumPoolSize(config.poolSize());
+    pool.setMinimumIdle(Math.min(2, config.poolSize()));
+    // HikariCP silently raises a timeout under 250 ms to 30 s; never ask it for less.
+    long millis = Math.max(250, config.connectTimeout().toMillis());
+    pool.setConnectionTimeout(millis);
+    pool.setInitializationFailTimeout(millis);
+    connectionProperties(config).forEach((k, v) -> pool.addDataSourceProperty((String) k, v));
+    pool.getDataSourceProperties().remove("user");
+    pool.getDataSourceProperties().remove("password");
+    return pool;
+  }
+
+  /** What every connection is opened with: credentials and the driver's own timeouts. */
+  private static Properties connectionProperties(StorageConfig config) {
+    Properties properties = new Properties();
+    if (config.user() != null) {
+      properties.setProperty("user", config.user());
+    }
+    if (config.password() != null) {
+      properties.setProperty("password", config.password());
+    }
+    String seconds = String.valueOf(Math.max(1, config.connectTimeout().toSeconds()));
+    properties.setProperty("connectTimeout", seconds);
+    properties.setProperty("loginTimeout", seconds);
+    properties.setProperty("tcpKeepAlive", "true");
+    properties.setProperty("ApplicationName", "sluice");
+    return properties;
+  }
+
+  private static String seconds(Duration timeout) {
+    long millis = timeout.toMillis();
+    return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+  }
+}

@@ -1,0 +1,110 @@
+package io.sluice.jdbc;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.sluice.core.store.StorageConfig;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The PostgreSQL at 127.0.0.1:5432 (trust auth, user postgres, database test), with a schema of its
+ * own per test class ({@code sluice_test_<random>}, dropped afterwards) so classes never see each
+ * other's tables and migrations run outside {@code public}. Register it as a static
+ * {@code @RegisterExtension}. Without a server the tests are skipped, except in CI (env {@code
+ * CI=true}), where they fail: there PostgreSQL is required.
+ */
+final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCallback {
+
+  static final String HOST = "127.0.0.1";
+  static final int PORT = 5432;
+  static final String BASE_URL = "jdbc:postgresql://" + HOST + ":" + PORT + "/test";
+  static final String USER = "postgres";
+
+  private final String schema =
+      "sluice_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws SQLException {
+    requireServer();
+    execute("CREATE SCHEMA " + schema);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws SQLException {
+    if (reachable()) {
+      execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    }
+  }
+
+  /** The schema this test class works in. */
+  String schema() {
+    return schema;
+  }
+
+  /** The URL of this class's schema. */
+  String url() {
+    return BASE_URL + "?currentSchema=" + schema;
+  }
+
+  /** A storage configuration on this class's schema. */
+  StorageConfig config() {
+    return StorageConfig.builder()
+        .url(url())
+        .user(USER)
+        .poolSize(4)
+        .connectTimeout(Duration.ofSeconds(5))
+        .build();
+  }
+
+  /** Drops Sluice's tables from this class's schema: the next storage starts from nothing. */
+  void dropTables() throws SQLException {
+    execute(
+        "DROP TABLE IF EXISTS sluice_queue_payload, sluice_queue, sluice_object_store,"
+            + " sluice_schema CASCADE");
+  }
+
+  /** A plain connection to this class's schema, for looking behind the storage's back. */
+  Connection connect() throws SQLException {
+    return DriverManager.getConnection(url(), USER, null);
+  }
+
+  /** Runs {@code sql} in this class's schema. */
+  void execute(String sql) throws SQLException {
+    try (Connection connection = DriverManager.getConnection(BASE_URL, USER, null);
+        Statement statement = connection.createStatement()) {
+      statement.execute("SET search_path TO " + schema + ", public");
+      statement.execute(sql);
+    }
+  }
+
+  private static void requireServer() {
+    if (reachable()) {
+      return;
+    }
+    String why = "PostgreSQL is not reachable at " + HOST + ":" + PORT;
+    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      fail(why + "; PostgreSQL is required in CI (user postgres, database test, trust auth)");
+    }
+    Assumptions.abort(why + "; skipping the PostgreSQL tests (start one to run them)");
+  }
+
+  private static boolean reachable() {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(HOST, PORT), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

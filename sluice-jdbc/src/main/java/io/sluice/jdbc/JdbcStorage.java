@@ -49,12 +49,14 @@ final class JdbcStorage implements Storage {
   private final GroupCommitWriter writer;
   private final PostgresListener listener;
   private final AtomicBoolean unreachable = new AtomicBoolean();
+  private final AutoCloseable owned;
   private volatile boolean closed;
   private volatile Duration recheck = Duration.ofSeconds(1);
 
   /**
    * A storage that writes on connections from {@code writes}, reads from {@code readers} and, when
-   * {@code listener} is given, hears of other nodes' enqueues through what it starts.
+   * {@code listener} is given, hears of other nodes' enqueues through what it starts; {@code owned}
+   * (may be null) is closed last, when the storage closes.
    */
   JdbcStorage(
       Dialect dialect,
@@ -65,7 +67,9 @@ final class JdbcStorage implements Storage {
       Function<QueueSignals, PostgresListener> listener,
       StoredValues values,
       MeterRegistry registry,
-      Clock clock) {
+      Clock clock,
+      AutoCloseable owned) {
+    this.owned = owned;
     this.dialect = dialect;
     this.description = description;
     this.failures = failures;
@@ -74,7 +78,7 @@ final class JdbcStorage implements Storage {
     this.clock = clock;
     this.writer = new GroupCommitWriter(dialect, writes, signals::wake, failures, registry);
     this.listener = listener == null ? null : listener.apply(signals);
-    LOG.info("Opened storage {}", description);
+    LOG.debug("Opened storage {}", description);
   }
 
   @Override
@@ -224,6 +228,13 @@ final class JdbcStorage implements Storage {
     }
     readers.close();
     signals.wakeAll();
+    if (owned != null) {
+      try {
+        owned.close();
+      } catch (Exception e) {
+        LOG.warn("Could not release {}: {}", description, e.toString());
+      }
+    }
   }
 
   @Override

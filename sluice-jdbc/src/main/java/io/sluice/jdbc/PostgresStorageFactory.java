@@ -72,7 +72,8 @@ public final class PostgresStorageFactory implements StorageFactory {
         signals -> new PostgresListener(config.url(), listen, signals, failures),
         values,
         registry,
-        clock);
+        clock,
+        null);
   }
 
   private static HikariConfig poolConfig(StorageConfig config) {

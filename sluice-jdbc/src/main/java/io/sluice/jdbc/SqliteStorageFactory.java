@@ -9,15 +9,22 @@ import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.StorageFactory;
 import io.sluice.core.store.StoreException;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -29,6 +36,8 @@ import org.sqlite.SQLiteDataSource;
  * read beside it.
  */
 public final class SqliteStorageFactory implements StorageFactory {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SqliteStorageFactory.class);
 
   /** The reads that may run at once beside the writer. */
   private static final int READERS = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -56,6 +65,22 @@ public final class SqliteStorageFactory implements StorageFactory {
               + ". Check sluice.store.dataDir and its permissions",
           e);
     }
+    FileLock owner = lockOwnership(file);
+    try {
+      return open(config, values, registry, clock, file, owner);
+    } catch (RuntimeException e) {
+      closeQuietly(owner);
+      throw e;
+    }
+  }
+
+  private Storage open(
+      StorageConfig config,
+      StoredValues values,
+      MeterRegistry registry,
+      Clock clock,
+      Path file,
+      FileLock owner) {
     String url = "jdbc:sqlite:" + file;
     SQLiteConfig writerConfig = connectionConfig(config);
     writerConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
@@ -67,6 +92,7 @@ public final class SqliteStorageFactory implements StorageFactory {
     try (Connection check = writerConfig.createConnection(url)) {
       checkIntegrity(check, file);
       version = Migrations.migrate(check, Dialect.SQLITE, clock, "The SQLite database " + file);
+      releaseStaleLocks(check, clock, file);
     } catch (SQLException e) {
       throw openFailure(file, e);
     }
@@ -83,7 +109,79 @@ public final class SqliteStorageFactory implements StorageFactory {
         null,
         values,
         registry,
-        clock);
+        clock,
+        () -> owner.channel().close());
+  }
+
+  /**
+   * One process owns an embedded store: it holds an exclusive lock on {@code sluice.db.lock} beside
+   * the file for as long as the storage is open (the operating system drops it when the process
+   * dies, SIGKILL included). That is what lets {@link #releaseStaleLocks} hand back at once what a
+   * killed predecessor held, instead of waiting for its locks to lapse.
+   */
+  private static FileLock lockOwnership(Path file) {
+    Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+    FileChannel channel = null;
+    try {
+      channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock = channel.tryLock();
+      if (lock != null) {
+        return lock;
+      }
+    } catch (OverlappingFileLockException e) {
+      // this process has it open already: the same answer as another process
+    } catch (IOException e) {
+      closeQuietly(channel);
+      throw new StoreException(
+          "Could not lock " + lockFile + " to open the SQLite store " + file + ": " + e, e);
+    }
+    closeQuietly(channel);
+    throw new StoreException(
+        "The SQLite store "
+            + file
+            + " is open in another process or storage (it holds "
+            + lockFile
+            + "). One process owns an embedded store: stop the other, give this one its own"
+            + " sluice.store.dataDir, or share a PostgreSQL store between processes");
+  }
+
+  /**
+   * Messages locked when the store was last open were locked by a process that is gone (this one
+   * owns the file now): they are made ready again at once. Their deliveries stay counted.
+   */
+  private static void releaseStaleLocks(Connection connection, Clock clock, Path file)
+      throws SQLException {
+    try (PreparedStatement release =
+        connection.prepareStatement(
+            "UPDATE sluice_queue SET lock_owner = NULL, lock_expires = NULL, visible_at = ?"
+                + " WHERE lock_owner IS NOT NULL AND dead = 0")) {
+      release.setLong(1, clock.millis());
+      int released = release.executeUpdate();
+      if (released > 0) {
+        LOG.info(
+            "{} messages of {} were held by a process that stopped without finishing them;"
+                + " they are delivered again",
+            released,
+            file);
+      }
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    if (closeable == null) {
+      return;
+    }
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      // nothing more to do with it
+    }
+  }
+
+  private static void closeQuietly(FileLock lock) {
+    if (lock != null) {
+      closeQuietly(lock.channel());
+    }
   }
 
   private static SQLiteConfig connectionConfig(StorageConfig config) {

@@ -241,19 +241,4 @@ abstract class DurableQueueRulesTest {
   void aWaitingTakeReturnsEmptyWhenNothingCameInTime() throws Exception {
     assertThat(queue.take(5, Duration.ofMillis(50))).isEmpty();
   }
-
-  @Test
-  void whatWasEnqueuedSurvivesReopening() throws Exception {
-    queue.enqueueAll(List.of("a", "b"));
-    queue.take(1);
-    storage.close();
-
-    storage = reopen(clock);
-    DurableQueue again = queue("orders");
-
-    assertThat(again.size()).isEqualTo(2);
-    assertThat(payloads(again.take(5))).containsExactly("b");
-    clock.advance(Duration.ofSeconds(30));
-    assertThat(again.take(5)).extracting(Delivery::deliveryCount).containsExactly(2, 2);
-  }
 }

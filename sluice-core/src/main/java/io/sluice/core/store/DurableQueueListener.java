@@ -226,8 +226,8 @@ public final class DurableQueueListener {
         int held = queue.ackAll(acks);
         if (held < acks.size()) {
           LOG.warn(
-              "{} of {} messages of queue '{}' ended after their locks lapsed; they may be"
-                  + " delivered again",
+              "{} of {} messages of queue '{}' ended when this consumer no longer held them (their"
+                  + " locks lapsed, or the store lost the connection); they may be delivered again",
               acks.size() - held,
               acks.size(),
               queue.name());

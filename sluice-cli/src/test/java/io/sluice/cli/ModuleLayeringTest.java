@@ -23,8 +23,35 @@ class ModuleLayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "io.sluice.config..", "io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..")
+            "io.sluice.config..",
+            "io.sluice.cli..",
+            "io.sluice.testkit..",
+            "io.sluice.bench..",
+            "io.sluice.jdbc..",
+            "io.sluice.serializers..")
         .check(SLUICE);
+  }
+
+  @Test
+  void storesAndSerializersDependOnlyOnTheCore() {
+    for (String[] module :
+        new String[][] {
+          {"io.sluice.jdbc..", "io.sluice.serializers.."},
+          {"io.sluice.serializers..", "io.sluice.jdbc.."}
+        }) {
+      noClasses()
+          .that()
+          .resideInAPackage(module[0])
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "io.sluice.config..",
+              "io.sluice.cli..",
+              "io.sluice.testkit..",
+              "io.sluice.bench..",
+              module[1])
+          .check(SLUICE);
+    }
   }
 
   @Test
@@ -34,7 +61,8 @@ class ModuleLayeringTest {
         .resideInAPackage("io.sluice.config..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..")
+        .resideInAnyPackage(
+            "io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..", "io.sluice.jdbc..")
         .check(SLUICE);
   }
 

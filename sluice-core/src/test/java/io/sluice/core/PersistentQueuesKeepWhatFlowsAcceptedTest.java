@@ -139,10 +139,30 @@ class PersistentQueuesKeepWhatFlowsAcceptedTest {
       await().until(() -> work.deadLetterCount() == 1 && work.size() == 0);
       assertThat(received.stream().filter("poison"::equals)).hasSize(3);
       assertThat(received).containsOnlyOnce("fine");
+      var registry = app.meterRegistry();
+      String name = VmPersistence.durableName("work");
+      await()
+          .untilAsserted(
+              () -> {
+                assertThat(outcomes(registry, name, "nacked")).isEqualTo(3);
+                assertThat(outcomes(registry, name, "acked")).isEqualTo(1);
+              });
+      assertThat(registry.get("sluice.queue.dead").tag("queue", name).gauge().value()).isEqualTo(1);
+      assertThat(registry.get("sluice.queue.depth").tag("queue", name).gauge().value()).isZero();
       assertThat(work.deadLetters(10))
           .singleElement()
           .satisfies(d -> assertThat(((StoredMessage) d.payload()).payload()).isEqualTo("poison"));
     }
+  }
+
+  private static double outcomes(
+      io.micrometer.core.instrument.MeterRegistry registry, String queue, String outcome) {
+    return registry
+        .get("sluice.queue.outcomes")
+        .tag("queue", queue)
+        .tag("outcome", outcome)
+        .counter()
+        .count();
   }
 
   @Test

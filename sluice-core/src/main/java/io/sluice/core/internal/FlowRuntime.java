@@ -148,7 +148,8 @@ final class FlowRuntime implements SourceContext {
             1,
             Math.max(1, receiver.maxThreadsActive() + receiver.maxQueue()),
             Duration.ofSeconds(1),
-            this::fromDurable);
+            this::fromDurable,
+            services.registry());
     feeder.start();
   }
 

@@ -1,5 +1,8 @@
 package io.sluice.core.store;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.internal.ConsumerThreads;
 import java.time.Duration;
@@ -42,6 +45,9 @@ public final class DurableQueueListener {
   private final int maxOutstanding;
   private final Duration redeliveryDelay;
   private final Function<Delivery, CompletableFuture<?>> handler;
+  private final Counter acked;
+  private final Counter nacked;
+  private final Counter released;
   private final ConcurrentLinkedQueue<Delivery> toAck = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Delivery> toRelease = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Delivery> toNack = new ConcurrentLinkedQueue<>();
@@ -60,6 +66,7 @@ public final class DurableQueueListener {
    * @param maxOutstanding the most messages handed over and not yet ended
    * @param redeliveryDelay how long a failed message waits before it is delivered again
    * @param handler starts a message's work; its future ends when the work does
+   * @param registry where the queue's depth, dead letters and outcomes are published
    */
   public DurableQueueListener(
       DurableQueue queue,
@@ -67,7 +74,8 @@ public final class DurableQueueListener {
       int consumers,
       int maxOutstanding,
       Duration redeliveryDelay,
-      Function<Delivery, CompletableFuture<?>> handler) {
+      Function<Delivery, CompletableFuture<?>> handler,
+      MeterRegistry registry) {
     if (consumers < 1) {
       throw new IllegalArgumentException("consumers must be at least 1, was " + consumers);
     }
@@ -86,6 +94,28 @@ public final class DurableQueueListener {
     this.batch = Math.max(1, Math.min(256, maxOutstanding / consumers));
     this.redeliveryDelay = redeliveryDelay;
     this.handler = Objects.requireNonNull(handler, "handler");
+    String name = queue.name();
+    this.acked = outcomes(registry, name, "acked");
+    this.nacked = outcomes(registry, name, "nacked");
+    this.released = outcomes(registry, name, "released");
+    Gauge.builder("sluice.queue.depth", queue, q -> q.size())
+        .tag("queue", name)
+        .description("Messages in the durable queue, ready or locked")
+        .register(registry);
+    Gauge.builder("sluice.queue.dead", queue, q -> q.deadLetterCount())
+        .tag("queue", name)
+        .description("Messages of the durable queue in its dead letters")
+        .register(registry);
+  }
+
+  private static Counter outcomes(MeterRegistry registry, String queue, String outcome) {
+    return Counter.builder("sluice.queue.outcomes")
+        .tag("queue", queue)
+        .tag("outcome", outcome)
+        .description(
+            "Messages a listener ended: acked (done), nacked (failed, delivered again or dead),"
+                + " released (the flow was busy)")
+        .register(registry);
   }
 
   /** Starts the consumer threads. */
@@ -224,6 +254,7 @@ public final class DurableQueueListener {
     try {
       if (!acks.isEmpty()) {
         int held = queue.ackAll(acks);
+        acked.increment(held);
         if (held < acks.size()) {
           LOG.warn(
               "{} of {} messages of queue '{}' ended when this consumer no longer held them (their"
@@ -235,9 +266,11 @@ public final class DurableQueueListener {
       }
       for (Delivery delivery : drain(toRelease)) {
         queue.release(delivery);
+        released.increment();
       }
       for (Delivery delivery : drain(toNack)) {
         queue.nack(delivery, redeliveryDelay);
+        nacked.increment();
       }
     } catch (RuntimeException e) {
       // The locks lapse and the messages are delivered again: at least once, never lost.

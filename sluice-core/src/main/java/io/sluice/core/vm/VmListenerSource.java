@@ -98,7 +98,8 @@ public final class VmListenerSource implements Source {
             consumers,
             Math.max(consumers, persistence.maxOutstanding()),
             persistence.redeliveryDelay(),
-            delivery -> context.submit(delivered(delivery)));
+            delivery -> context.submit(delivered(delivery)),
+            context.meterRegistry());
     durable.start();
   }
 

@@ -4,6 +4,7 @@ import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Delivery;
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.Require;
 import io.sluice.core.store.StoreException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -95,11 +96,12 @@ final class JdbcDurableQueue implements DurableQueue {
 
   @Override
   public long enqueue(Object payload) {
-    return enqueueAll(java.util.Collections.singletonList(payload)).getFirst();
+    return enqueueAll(List.of(Require.nonNull(payload, "payload"))).getFirst();
   }
 
   @Override
   public List<Long> enqueueAll(List<?> payloads) {
+    Require.payloads(payloads);
     if (payloads.isEmpty()) {
       return List.of();
     }
@@ -244,6 +246,8 @@ final class JdbcDurableQueue implements DurableQueue {
 
   @Override
   public List<Delivery> take(int max, Duration wait) throws InterruptedException {
+    Require.atLeastOne(max);
+    Require.notNegative(wait, "wait");
     long deadline = System.nanoTime() + wait.toNanos();
     Duration backoff = Duration.ofMillis(50);
     while (true) {

@@ -3,13 +3,13 @@ package io.sluice.jdbc;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.ObjectStore;
 import io.sluice.core.store.ObjectStoreOptions;
+import io.sluice.core.store.Require;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -70,10 +70,9 @@ final class JdbcObjectStore implements ObjectStore {
 
   @Override
   public void put(String key, Object value, Duration ttl) {
-    Objects.requireNonNull(key, "key");
-    if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
-      throw new IllegalArgumentException("ttl must be a positive duration, was " + ttl);
-    }
+    Require.nonBlank(key, "key");
+    Require.value(value, key);
+    Require.ttl(ttl);
     byte[] record = values.write(value);
     long now = storage.clock().millis();
     Long expires = ttl == null ? null : now + ttl.toMillis();
@@ -130,7 +129,7 @@ final class JdbcObjectStore implements ObjectStore {
 
   @Override
   public Optional<Object> get(String key) {
-    Objects.requireNonNull(key, "key");
+    Require.nonBlank(key, "key");
     List<byte[]> record =
         storage.query(
             "get key '" + key + "' from object store '" + name + "'",
@@ -146,7 +145,7 @@ final class JdbcObjectStore implements ObjectStore {
 
   @Override
   public boolean contains(String key) {
-    Objects.requireNonNull(key, "key");
+    Require.nonBlank(key, "key");
     return storage.count(
             "look up key '" + key + "' in object store '" + name + "'",
             "SELECT COUNT(*) FROM sluice_object_store WHERE store = ? AND key = ?" + LIVE,
@@ -158,7 +157,7 @@ final class JdbcObjectStore implements ObjectStore {
 
   @Override
   public boolean remove(String key) {
-    Objects.requireNonNull(key, "key");
+    Require.nonBlank(key, "key");
     long now = storage.clock().millis();
     return storage.write(
         "remove key '" + key + "' from object store '" + name + "'",

@@ -7,6 +7,7 @@ import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.ObjectStore;
 import io.sluice.core.store.ObjectStoreOptions;
 import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.Require;
 import io.sluice.core.store.Storage;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -83,14 +83,14 @@ final class JdbcStorage implements Storage {
 
   @Override
   public ObjectStore objectStore(String name, ObjectStoreOptions options) {
-    Objects.requireNonNull(name, "name");
+    Require.nonBlank(name, "name");
     ObjectStoreOptions chosen = options == null ? ObjectStoreOptions.DEFAULTS : options;
     return new JdbcObjectStore(this, name, chosen, valuesFor(chosen.serializer()));
   }
 
   @Override
   public DurableQueue queue(String name, QueueOptions options) {
-    Objects.requireNonNull(name, "name");
+    Require.nonBlank(name, "name");
     QueueOptions chosen = options == null ? QueueOptions.DEFAULTS : options;
     return new JdbcDurableQueue(this, name, chosen, valuesFor(chosen.serializer()));
   }

@@ -536,7 +536,7 @@ public abstract class DurableQueueContractTest extends StorageContract {
 
   /**
    * A storage that keeps what it wrote has its unacked messages after it is opened again; one
-   * locked before is delivered again once its lock lapses, and new ids keep growing.
+   * locked before is delivered again no later than when its lock lapses, and new ids keep growing.
    */
   @Test
   public void unackedMessagesSurviveClosingAndReopening() throws Exception {
@@ -550,10 +550,19 @@ public abstract class DurableQueueContractTest extends StorageContract {
     DurableQueue after = queue("kept");
     assertThat(after.size()).isEqualTo(3);
     List<Delivery> ready = after.take(10);
-    assertThat(ready).extracting(Delivery::id).containsExactlyElementsOf(ids.subList(1, 3));
-    assertThat(after.ackAll(ready)).isEqualTo(2);
-    clock.advance(LOCK.plusSeconds(1));
-    Delivery again = takeOne(after);
+    List<Long> readyIds = ready.stream().map(Delivery::id).toList();
+    // A store that knows the lock's owner is gone (an embedded one, owned by one process) hands
+    // the locked message back at once; the others when its lock lapses.
+    assertThat(readyIds).isIn(ids.subList(1, 3), ids);
+    Delivery again;
+    if (readyIds.size() == 3) {
+      again = ready.getFirst();
+      assertThat(after.ackAll(ready.subList(1, 3))).isEqualTo(2);
+    } else {
+      assertThat(after.ackAll(ready)).isEqualTo(2);
+      clock.advance(LOCK.plusSeconds(1));
+      again = takeOne(after);
+    }
     assertThat(again.id()).isEqualTo(locked.id());
     assertThat(again.deliveryCount()).isEqualTo(2);
     assertThat(after.enqueue("new")).isGreaterThan(ids.getLast());

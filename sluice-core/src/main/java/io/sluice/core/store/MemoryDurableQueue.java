@@ -122,10 +122,7 @@ final class MemoryDurableQueue implements DurableQueue {
 
   @Override
   public List<Long> enqueueAll(List<?> payloads) {
-    Require.nonNull(payloads, "payloads");
-    for (int i = 0; i < payloads.size(); i++) {
-      Require.nonNull(payloads.get(i), "payloads[" + i + "]");
-    }
+    Require.payloads(payloads);
     return underLock(
         now -> {
           List<Long> ids = new ArrayList<>(payloads.size());

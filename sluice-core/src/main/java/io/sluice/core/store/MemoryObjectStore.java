@@ -54,14 +54,8 @@ final class MemoryObjectStore implements ObjectStore {
   @Override
   public void put(String key, Object value, Duration ttl) {
     Require.nonBlank(key, "key");
-    if (value == null) {
-      throw new IllegalArgumentException(
-          "value must not be null; to remove the entry under '" + key + "' use remove(key)");
-    }
-    if (ttl != null && !ttl.isPositive()) {
-      throw new IllegalArgumentException(
-          "ttl must be a positive duration, or null for ever; was " + ttl);
-    }
+    Require.value(value, key);
+    Require.ttl(ttl);
     Instant now = now();
     synchronized (entries) {
       Map<String, Entry> map = entries.byWriteOrder;

@@ -1,0 +1,328 @@
+package io.sluice.bench;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.core.serialization.SerializationConfig;
+import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.store.Delivery;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.store.ObjectStore;
+import io.sluice.core.store.ObjectStoreOptions;
+import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.Storage;
+import io.sluice.core.store.StorageConfig;
+import io.sluice.core.store.Storages;
+import io.sluice.core.store.StoredMessage;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Benchmark E4: messages through the four stores (a persistent queue and an object store on
+ * embedded SQLite; a distributed queue and object store on PostgreSQL) for each serializer, codec
+ * and payload size. A scenario benchmark (threads against a real database for a fixed time), not
+ * JMH. Run from the repository root after {@code ./mvnw -q -pl sluice-bench -am package
+ * -DskipTests}:
+ *
+ * <pre>
+ * sluice-bench/run-e4.sh [--cases sqlite-queue,sqlite-store,pg-queue,pg-store]
+ *     [--serializers jdk,kryo,fory] [--codecs none,deflate,gzip,lz4,zstd] [--sizes 1k,100k,1m]
+ *     [--seconds 3] [--runs 3] [--out e4.csv]
+ * </pre>
+ *
+ * <p>A transaction is, for a queue, one message enqueued, taken and acknowledged (producers and
+ * consumers at once: {@value #PRODUCERS} producers call {@code enqueueAll} with about 64 KB per
+ * call, {@value #CONSUMERS} consumers take up to 256 and acknowledge them with one {@code ackAll});
+ * for an object store, one put and one get of the same key ({@value #STORE_THREADS} threads, 10,000
+ * keys each). The payload is a {@link StoredMessage} whose payload is an order ({@link
+ * SerializationShapes#order}) with as many line items as make its JDK-serialized record the size
+ * asked. Each combination gets a fresh store, a warm-up of one second and then {@code --seconds} of
+ * measurement; the result is the median of {@code --runs}.
+ */
+public final class StorageBenchmark {
+
+  static final int PRODUCERS = 4;
+  static final int CONSUMERS = 2;
+  static final int STORE_THREADS = 16;
+  static final String PG_URL = "jdbc:postgresql://127.0.0.1:5432/test";
+  static final String PG_SCHEMA = "sluice_bench";
+
+  /** How hard SQLite pushes commits to the disk: {@code --sync FULL} (the default) or NORMAL. */
+  static StorageConfig.Sync SYNC = StorageConfig.Sync.FULL;
+
+  private StorageBenchmark() {}
+
+  /** Runs the combinations the arguments select and prints (and writes) the results. */
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = options(args);
+    List<String> cases = list(options, "cases", "sqlite-queue,sqlite-store,pg-queue,pg-store");
+    List<String> serializers = list(options, "serializers", "jdk,kryo,fory");
+    List<String> codecs = list(options, "codecs", "none,deflate,gzip,lz4,zstd");
+    List<String> sizes = list(options, "sizes", "1k,100k,1m");
+    double seconds = Double.parseDouble(options.getOrDefault("seconds", "3"));
+    int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
+    Path out = Path.of(options.getOrDefault("out", "e4.csv"));
+    SYNC = StorageConfig.Sync.valueOf(options.getOrDefault("sync", "FULL"));
+    boolean fresh = !Files.exists(out);
+    try (PrintStream csv =
+        new PrintStream(
+            Files.newOutputStream(
+                out,
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND))) {
+      if (fresh) {
+        csv.println("case,serializer,codec,size,record_bytes,runs,tps_median,mb_s,tps_all");
+      }
+      for (String size : sizes) {
+        for (String kase : cases) {
+          for (String serializer : serializers) {
+            for (String codec : codecs) {
+              Result result = measure(kase, serializer, codec, size, seconds, runs);
+              String line =
+                  String.join(
+                      ",",
+                      kase,
+                      serializer,
+                      codec,
+                      size,
+                      Integer.toString(result.recordBytes),
+                      Integer.toString(runs),
+                      String.format("%.0f", result.median()),
+                      String.format("%.1f", result.median() * result.recordBytes / 1e6),
+                      Arrays.stream(result.tps)
+                          .mapToObj(t -> String.format("%.0f", t))
+                          .reduce((a, b) -> a + " " + b)
+                          .orElse(""));
+              csv.println(line);
+              csv.flush();
+              System.out.println(line);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  record Result(int recordBytes, double[] tps) {
+    double median() {
+      double[] sorted = tps.clone();
+      Arrays.sort(sorted);
+      return sorted[sorted.length / 2];
+    }
+  }
+
+  static Result measure(
+      String kase, String serializer, String codec, String size, double seconds, int runs)
+      throws Exception {
+    StoredValues values = values(serializer, codec);
+    StoredMessage payload = payload(bytes(size));
+    int recordBytes = values.write(payload).length;
+    double[] tps = new double[runs];
+    for (int run = 0; run < runs; run++) {
+      try (Storage storage = open(kase, values)) {
+        tps[run] =
+            kase.endsWith("-queue")
+                ? queue(storage, payload, bytes(size), seconds)
+                : store(storage, payload, seconds);
+      }
+    }
+    return new Result(recordBytes, tps);
+  }
+
+  /** Stored values writing with {@code serializer} + {@code codec} at its default level. */
+  static StoredValues values(String serializer, String codec) {
+    return StoredValues.create(
+        SerializationConfig.builder()
+            .serializer("bench", serializer, codec, null)
+            .defaultName("bench")
+            .build());
+  }
+
+  static int bytes(String size) {
+    return switch (size) {
+      case "1k" -> 1024;
+      case "100k" -> 100 * 1024;
+      case "1m" -> 1024 * 1024;
+      default -> throw new IllegalArgumentException("size must be 1k, 100k or 1m: " + size);
+    };
+  }
+
+  /** A message whose JDK-serialized record is about {@code target} bytes. */
+  static StoredMessage payload(int target) {
+    StoredValues jdk = values("jdk", "none");
+    int low = 1;
+    int high = 1;
+    while (jdk.write(message(high)).length < target) {
+      low = high;
+      high *= 2;
+    }
+    while (low < high) {
+      int mid = (low + high) / 2;
+      if (jdk.write(message(mid)).length < target) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return message(low);
+  }
+
+  private static StoredMessage message(int items) {
+    return new StoredMessage(
+        SerializationShapes.order(items),
+        Map.of("queue", "orders", "correlationId", "c-42"),
+        Map.of("attempt", 1));
+  }
+
+  static Storage open(String kase, StoredValues values) throws IOException, SQLException {
+    StorageConfig config;
+    if (kase.startsWith("sqlite-")) {
+      Path dir = Files.createTempDirectory("sluice-e4-");
+      dir.toFile().deleteOnExit();
+      config = StorageConfig.builder().dataDir(dir).sync(SYNC).build();
+    } else if (kase.startsWith("pg-")) {
+      resetPostgres();
+      config =
+          StorageConfig.builder()
+              .url(PG_URL + "?currentSchema=" + PG_SCHEMA)
+              .user("postgres")
+              .build();
+    } else {
+      throw new IllegalArgumentException("unknown case " + kase);
+    }
+    return Storages.open(
+        config,
+        values,
+        new SimpleMeterRegistry(),
+        Clock.systemUTC(),
+        StorageBenchmark.class.getClassLoader());
+  }
+
+  private static void resetPostgres() throws SQLException {
+    try (Connection c = DriverManager.getConnection(PG_URL, "postgres", null);
+        Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS " + PG_SCHEMA + " CASCADE");
+      s.execute("CREATE SCHEMA " + PG_SCHEMA);
+    }
+  }
+
+  /** Messages enqueued, taken and acknowledged per second. */
+  static double queue(Storage storage, StoredMessage payload, int size, double seconds)
+      throws InterruptedException {
+    DurableQueue queue = storage.queue("e4", QueueOptions.DEFAULTS);
+    int batch = Math.max(1, 64 * 1024 / size);
+    List<StoredMessage> messages = new ArrayList<>();
+    for (int i = 0; i < batch; i++) {
+      messages.add(payload);
+    }
+    AtomicBoolean running = new AtomicBoolean(true);
+    LongAdder acked = new LongAdder();
+    LongAdder enqueued = new LongAdder();
+    List<Thread> threads = new ArrayList<>();
+    int backlog = Math.max(PRODUCERS * batch * 4, 2000);
+    for (int p = 0; p < PRODUCERS; p++) {
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    while (running.get()) {
+                      // Producers stay a bounded distance ahead, so the queue does not only grow.
+                      if (enqueued.sum() - acked.sum() > backlog) {
+                        LockSupport.parkNanos(200_000);
+                        continue;
+                      }
+                      queue.enqueueAll(messages);
+                      enqueued.add(messages.size());
+                    }
+                  }));
+    }
+    for (int c = 0; c < CONSUMERS; c++) {
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      while (running.get()) {
+                        List<Delivery> taken = queue.take(256, java.time.Duration.ofMillis(100));
+                        if (!taken.isEmpty()) {
+                          acked.add(queue.ackAll(taken));
+                        }
+                      }
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }));
+    }
+    return measureRate(acked, seconds, running, threads);
+  }
+
+  /** Puts and gets of one key per second. */
+  static double store(Storage storage, StoredMessage payload, double seconds)
+      throws InterruptedException {
+    ObjectStore store = storage.objectStore("e4", ObjectStoreOptions.DEFAULTS);
+    AtomicBoolean running = new AtomicBoolean(true);
+    LongAdder done = new LongAdder();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < STORE_THREADS; t++) {
+      String prefix = "t" + t + "-";
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (int i = 0; running.get(); i++) {
+                      String key = prefix + (i % 10_000);
+                      store.put(key, payload);
+                      if (store.get(key).isEmpty()) {
+                        throw new IllegalStateException("lost " + key);
+                      }
+                      done.increment();
+                    }
+                  }));
+    }
+    return measureRate(done, seconds, running, threads);
+  }
+
+  private static double measureRate(
+      LongAdder counter, double seconds, AtomicBoolean running, List<Thread> threads)
+      throws InterruptedException {
+    Thread.sleep(1000); // warm-up
+    long start = System.nanoTime();
+    long before = counter.sum();
+    Thread.sleep((long) (seconds * 1000));
+    long after = counter.sum();
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    running.set(false);
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    return (after - before) / elapsed;
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      if (!args[i].startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException("options come as --name value; got " + args[i]);
+      }
+      options.put(args[i].substring(2), args[++i]);
+    }
+    return options;
+  }
+
+  private static List<String> list(Map<String, String> options, String name, String defaults) {
+    return List.of(options.getOrDefault(name, defaults).split(","));
+  }
+}

@@ -9,6 +9,7 @@ import io.sluice.core.processor.AsyncScope;
 import io.sluice.core.processor.ExpressionProcessor;
 import io.sluice.core.processor.JavaComponentProcessor;
 import io.sluice.core.processor.LoggerProcessor;
+import io.sluice.core.processor.ObjectStoreProcessor;
 import io.sluice.core.processor.SetPayloadProcessor;
 import io.sluice.core.processor.SetVariableProcessor;
 import io.sluice.core.spi.ProcessingType;
@@ -131,6 +132,7 @@ final class ProcessorMapper {
             ? null
             : new FileWriteProcessor(directory, fileName, mode);
       }
+      case "store-put", "store-get", "store-remove" -> objectStore(kind, node);
       default -> {
         problems.add(node.path(), kind, "is not a known processor");
         yield null;
@@ -152,6 +154,26 @@ final class ProcessorMapper {
   }
 
   /** A template at {@code key} (required when {@code defaultText} is null); null if broken. */
+  private Processor objectStore(String kind, ConfigNode node) {
+    String store = node.text("store", null);
+    if (store == null) {
+      problems.add(node.get("store").path(), null, "is required");
+    }
+    Template key = template(node, "key", null);
+    Template value = node.has("value") ? template(node, "value", null) : null;
+    Duration ttl = node.duration("ttl", null);
+    ObjectStoreProcessor.Operation operation =
+        ObjectStoreProcessor.Operation.valueOf(
+            kind.substring("store-".length()).toUpperCase(java.util.Locale.ROOT));
+    if (store == null || key == null) {
+      return null;
+    }
+    return problems.attempt(
+        node.get("ttl").path(),
+        () ->
+            new ObjectStoreProcessor(operation, store, key, value, node.text("target", null), ttl));
+  }
+
   private Template template(ConfigNode node, String key, String defaultText) {
     String text = node.text(key, defaultText);
     String path = node.get(key).path();

@@ -7,7 +7,9 @@ import io.sluice.core.store.StoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -30,6 +32,16 @@ final class GroupCommitWriter implements AutoCloseable {
   interface Work<T> {
     /** Does the work on the writer's connection; may be run again after a rollback. */
     T run(WriteContext tx) throws SQLException;
+  }
+
+  /**
+   * Write work that the callers waiting together share: run once per transaction for all their
+   * items, in the order they came, so that many single enqueues become one multi-row insert.
+   */
+  @FunctionalInterface
+  interface SharedWork<I, R> {
+    /** One result per item, in order; may be run again, with fewer items, after a rollback. */
+    List<R> run(WriteContext tx, List<I> items) throws SQLException;
   }
 
   /** Where the writer gets its connection; asked again after the last one broke. */
@@ -109,6 +121,22 @@ final class GroupCommitWriter implements AutoCloseable {
     return pending.await(failures);
   }
 
+  /**
+   * Runs {@code work} for {@code item} in the writer's next transaction, together with the items
+   * other callers gave the same {@code work}; returns this item's result once committed.
+   */
+  <I, R> R submit(String what, SharedWork<I, R> work, I item) {
+    if (closed) {
+      throw failures.closed(what);
+    }
+    Pending<R> pending = new Pending<>(what, work, item);
+    waiting.add(pending);
+    if (closed) {
+      failWaiting();
+    }
+    return pending.await(failures);
+  }
+
   /** How many pieces of work wait for the writer (not counting what it is running). */
   int waiting() {
     return waiting.size();
@@ -174,9 +202,7 @@ final class GroupCommitWriter implements AutoCloseable {
     }
     try {
       tx.prepare(dialect.begin()).execute();
-      for (Pending<?> pending : batch) {
-        pending.runIn(tx);
-      }
+      runAll(tx, batch);
       dialect.notifyQueues(tx, tx.enqueuedQueues());
       tx.prepare("COMMIT").execute();
     } catch (SQLException | RuntimeException e) {
@@ -197,6 +223,23 @@ final class GroupCommitWriter implements AutoCloseable {
       afterCommit.accept(readied);
     }
     return Outcome.COMMITTED;
+  }
+
+  /** Runs each piece in order; shared work once, where its first item stands, for all items. */
+  private static void runAll(WriteContext tx, List<Pending<?>> batch) throws SQLException {
+    Map<SharedWork<?, ?>, List<Pending<?>>> shared = new IdentityHashMap<>();
+    for (Pending<?> pending : batch) {
+      if (pending.shared != null) {
+        shared.computeIfAbsent(pending.shared, w -> new ArrayList<>()).add(pending);
+      }
+    }
+    for (Pending<?> pending : batch) {
+      if (pending.shared == null) {
+        pending.runIn(tx);
+      } else if (shared.containsKey(pending.shared)) {
+        Pending.runShared(tx, shared.remove(pending.shared));
+      }
+    }
   }
 
   private WriteContext context() throws SQLException {
@@ -260,6 +303,8 @@ final class GroupCommitWriter implements AutoCloseable {
   private static final class Pending<T> {
     private final String what;
     private final Work<T> work;
+    private final SharedWork<?, ?> shared;
+    private final Object item;
     private final CompletableFuture<T> future = new CompletableFuture<>();
     private T result;
     private Throwable failure;
@@ -267,6 +312,28 @@ final class GroupCommitWriter implements AutoCloseable {
     Pending(String what, Work<T> work) {
       this.what = what;
       this.work = work;
+      this.shared = null;
+      this.item = null;
+    }
+
+    <I> Pending(String what, SharedWork<I, T> shared, I item) {
+      this.what = what;
+      this.work = null;
+      this.shared = shared;
+      this.item = item;
+    }
+
+    /** Runs the shared work of {@code group} (all with the same work) once for all their items. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static void runShared(WriteContext tx, List<Pending<?>> group) throws SQLException {
+      List<Object> items = new ArrayList<>(group.size());
+      for (Pending<?> pending : group) {
+        items.add(pending.item);
+      }
+      List<?> results = ((SharedWork) group.getFirst().shared).run(tx, items);
+      for (int i = 0; i < group.size(); i++) {
+        ((Pending<Object>) group.get(i)).result = results.get(i);
+      }
     }
 
     void runIn(WriteContext tx) throws SQLException {

@@ -144,6 +144,11 @@ final class JdbcStorage implements Storage {
     return writer.submit(what, work);
   }
 
+  /** Runs {@code work} for {@code item} in the writer's next commit, shared with other items. */
+  <I, R> R write(String what, GroupCommitWriter.SharedWork<I, R> work, I item) {
+    return writer.submit(what, work, item);
+  }
+
   /** Runs {@code read} on a read connection; a StoreException naming {@code what}. */
   <T> T read(String what, Read<T> read) {
     if (closed) {

@@ -100,17 +100,39 @@ public final class SqliteStorageFactory implements StorageFactory {
         "sqlite " + file + " (WAL, synchronous=" + config.sync() + ", schema v" + version + ")";
     JdbcFailures failures = new JdbcFailures("sqlite " + file, null);
     HikariDataSource readers = readers(url, connectionConfig(config), file);
-    return new JdbcStorage(
-        Dialect.SQLITE,
-        description,
-        failures,
-        () -> writerConfig.createConnection(url),
-        readers,
-        null,
-        values,
-        registry,
-        clock,
-        () -> owner.channel().close());
+    GroupCommitWriter.ConnectionSource writes =
+        () -> {
+          Connection connection = writerConfig.createConnection(url);
+          try (Statement statement = connection.createStatement()) {
+            statement.execute(
+                "PRAGMA wal_autocheckpoint = " + SqliteCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
+          } catch (SQLException e) {
+            connection.close();
+            throw e;
+          }
+          return connection;
+        };
+    SqliteCheckpointer checkpointer =
+        new SqliteCheckpointer(() -> writerConfig.createConnection(url), file.toString());
+    try {
+      return new JdbcStorage(
+          Dialect.SQLITE,
+          description,
+          failures,
+          writes,
+          readers,
+          null,
+          values,
+          registry,
+          clock,
+          () -> {
+            checkpointer.close();
+            owner.channel().close();
+          });
+    } catch (RuntimeException e) {
+      checkpointer.close();
+      throw e;
+    }
   }
 
   /**

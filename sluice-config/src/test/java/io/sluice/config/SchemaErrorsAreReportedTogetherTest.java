@@ -64,7 +64,7 @@ class SchemaErrorsAreReportedTogetherTest {
             "is required",
             "must be one of: TRACE, DEBUG, INFO, WARN, ERROR",
             "is not a known key; allowed here: logger, set-payload, set-variable, expression,"
-                + " component, async, vm-publish, vm-request, file-write",
+                + " component, async, vm-publish, vm-request, file-write, store-put, store-get, store-remove",
             "must hold exactly one of: synchronous, staged, auto");
   }
 

@@ -95,11 +95,14 @@ final class JdbcDurableQueue implements DurableQueue {
 
   @Override
   public long enqueue(Object payload) {
-    return enqueueAll(java.util.Collections.singletonList(payload)).getFirst();
+    return enqueueAll(List.of(Objects.requireNonNull(payload, "payload"))).getFirst();
   }
 
   @Override
   public List<Long> enqueueAll(List<?> payloads) {
+    for (int i = 0; i < payloads.size(); i++) {
+      Objects.requireNonNull(payloads.get(i), "payload " + i);
+    }
     if (payloads.isEmpty()) {
       return List.of();
     }
@@ -244,6 +247,9 @@ final class JdbcDurableQueue implements DurableQueue {
 
   @Override
   public List<Delivery> take(int max, Duration wait) throws InterruptedException {
+    if (wait.isNegative()) {
+      throw new IllegalArgumentException("wait must not be negative, was " + wait);
+    }
     long deadline = System.nanoTime() + wait.toNanos();
     Duration backoff = Duration.ofMillis(50);
     while (true) {

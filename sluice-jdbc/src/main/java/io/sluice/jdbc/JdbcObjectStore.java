@@ -70,7 +70,11 @@ final class JdbcObjectStore implements ObjectStore {
 
   @Override
   public void put(String key, Object value, Duration ttl) {
-    Objects.requireNonNull(key, "key");
+    checkKey(key);
+    if (value == null) {
+      throw new IllegalArgumentException(
+          "value must not be null; to remove the entry under '" + key + "' use remove(key)");
+    }
     if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
       throw new IllegalArgumentException("ttl must be a positive duration, was " + ttl);
     }
@@ -103,6 +107,13 @@ final class JdbcObjectStore implements ObjectStore {
           }
           return null;
         });
+  }
+
+  private static void checkKey(String key) {
+    Objects.requireNonNull(key, "key");
+    if (key.isBlank()) {
+      throw new IllegalArgumentException("key must not be blank, was '" + key + "'");
+    }
   }
 
   private boolean purgeDue(long now) {

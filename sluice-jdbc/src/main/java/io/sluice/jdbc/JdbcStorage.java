@@ -83,16 +83,23 @@ final class JdbcStorage implements Storage {
 
   @Override
   public ObjectStore objectStore(String name, ObjectStoreOptions options) {
-    Objects.requireNonNull(name, "name");
+    checkName(name, "object store name");
     ObjectStoreOptions chosen = options == null ? ObjectStoreOptions.DEFAULTS : options;
     return new JdbcObjectStore(this, name, chosen, valuesFor(chosen.serializer()));
   }
 
   @Override
   public DurableQueue queue(String name, QueueOptions options) {
-    Objects.requireNonNull(name, "name");
+    checkName(name, "queue name");
     QueueOptions chosen = options == null ? QueueOptions.DEFAULTS : options;
     return new JdbcDurableQueue(this, name, chosen, valuesFor(chosen.serializer()));
+  }
+
+  private static void checkName(String name, String what) {
+    Objects.requireNonNull(name, what);
+    if (name.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be blank, was '" + name + "'");
+    }
   }
 
   private StoredValues valuesFor(String serializer) {

@@ -1,0 +1,25 @@
+package io.sluice.jdbc;
+
+import io.sluice.core.store.Storage;
+import io.sluice.testkit.DurableQueueContractTest;
+import java.time.Clock;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The durable queue contract, run against PostgreSQL: the class's schema emptied before each test.
+ */
+class PostgresDurableQueueContractTest extends DurableQueueContractTest {
+
+  @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();
+
+  @Override
+  protected Storage newStorage(Clock clock) throws Exception {
+    DB.dropTables();
+    return TestStorages.postgres(DB, clock);
+  }
+
+  @Override
+  protected Storage reopen(Clock clock) {
+    return TestStorages.postgres(DB, clock);
+  }
+}

@@ -7,7 +7,10 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * How a durable queue delivers.
+ * How a durable queue delivers. Options belong to the handle that was opened with them, not to the
+ * queue: each handle takes, locks and dead-letters by its own. Handles of one queue name should use
+ * the same lock timeout, deliveries and serializer (the owner aside), or the queue's messages are
+ * treated differently by whichever handle touches them.
  *
  * @param lockTimeout how long a taken message stays locked to its taker before it is delivered
  *     again (30 s by default)

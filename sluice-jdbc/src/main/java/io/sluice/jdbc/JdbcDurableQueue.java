@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * A durable queue in {@code sluice_queue}: one row per message. A taken message carries its lock
@@ -72,17 +71,8 @@ final class JdbcDurableQueue implements DurableQueue {
     this.name = name;
     this.options = options;
     this.values = values;
-    this.owner = options.owner() != null ? options.owner() : madeUpOwner();
+    this.owner = options.ownerOrMadeUp();
     this.take = storage.dialect().take();
-  }
-
-  private static String madeUpOwner() {
-    String node = System.getenv().getOrDefault("HOSTNAME", "node");
-    return node
-        + "-"
-        + ProcessHandle.current().pid()
-        + "-"
-        + UUID.randomUUID().toString().substring(0, 8);
   }
 
   @Override

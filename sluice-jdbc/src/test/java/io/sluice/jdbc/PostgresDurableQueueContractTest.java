@@ -5,7 +5,9 @@ import io.sluice.testkit.DurableQueueContractTest;
 import java.time.Clock;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The test kit's DurableQueue contract on PostgreSQL. */
+/**
+ * The durable queue contract, run against PostgreSQL: the class's schema emptied before each test.
+ */
 class PostgresDurableQueueContractTest extends DurableQueueContractTest {
 
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();

@@ -5,7 +5,9 @@ import io.sluice.testkit.ObjectStoreContractTest;
 import java.time.Clock;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The test kit's ObjectStore contract on PostgreSQL. */
+/**
+ * The object store contract, run against PostgreSQL: the class's schema emptied before each test.
+ */
 class PostgresObjectStoreContractTest extends ObjectStoreContractTest {
 
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();

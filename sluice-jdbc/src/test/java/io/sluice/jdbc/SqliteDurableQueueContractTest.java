@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The test kit's DurableQueue contract on the embedded SQLite store. */
+/** The durable queue contract, run against SQLite: a new file per test. */
 class SqliteDurableQueueContractTest extends DurableQueueContractTest {
 
   @TempDir Path dir;

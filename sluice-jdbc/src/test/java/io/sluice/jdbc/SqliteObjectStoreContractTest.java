@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The test kit's ObjectStore contract on the embedded SQLite store. */
+/** The object store contract, run against SQLite: a new file per test. */
 class SqliteObjectStoreContractTest extends ObjectStoreContractTest {
 
   @TempDir Path dir;

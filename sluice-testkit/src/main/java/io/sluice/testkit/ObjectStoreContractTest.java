@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.core.Message;
+import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.store.ObjectStore;
 import io.sluice.core.store.ObjectStoreOptions;
 import io.sluice.core.store.Storage;
@@ -165,6 +166,25 @@ public abstract class ObjectStoreContractTest extends StorageContract {
     assertThat(store.keys()).isEmpty();
   }
 
+  /** An entry is live until the very instant its TTL ends, and gone from that instant on. */
+  @Test
+  public void anEntryIsGoneTheInstantItsTtlEnds() {
+    ObjectStore store =
+        storage.objectStore("expiring", ObjectStoreOptions.DEFAULTS.withTtl(Duration.ofMinutes(1)));
+    store.put("k", "v");
+    store.put("longer", "v", Duration.ofMinutes(10));
+
+    clock.advance(Duration.ofMinutes(1).minusMillis(1));
+    assertThat(store.contains("k")).isTrue();
+
+    clock.advance(Duration.ofMillis(1));
+    assertThat(store.get("k")).isEmpty();
+    assertThat(store.contains("k")).isFalse();
+    assertThat(store.remove("k")).isFalse();
+    assertThat(store.keys()).containsExactly("longer");
+    assertThat(store.size()).isEqualTo(1);
+  }
+
   /** A TTL given to put overrides the store's: longer, shorter, or none (for ever). */
   @Test
   public void aTtlGivenToPutOverridesTheStoresTtl() {
@@ -202,28 +222,23 @@ public abstract class ObjectStoreContractTest extends StorageContract {
 
   /**
    * A full store evicts the entry written longest ago when a new key comes; a replace counts as a
-   * write.
+   * write. The order is the order of the writes, even when the clock does not move between them.
    */
   @Test
   public void aFullStoreEvictsTheEntryWrittenLongestAgo() {
     ObjectStore store =
         storage.objectStore("bounded", ObjectStoreOptions.DEFAULTS.withMaxEntries(3));
     store.put("a", 1);
-    clock.advance(Duration.ofMillis(10));
     store.put("b", 2);
-    clock.advance(Duration.ofMillis(10));
     store.put("c", 3);
-    clock.advance(Duration.ofMillis(10));
     store.put("a", 10);
     assertThat(store.keys()).as("a replace evicts nothing").containsExactly("a", "b", "c");
 
-    clock.advance(Duration.ofMillis(10));
     store.put("d", 4);
 
     assertThat(store.keys()).containsExactly("a", "c", "d");
     assertThat(store.get("a")).contains(10);
 
-    clock.advance(Duration.ofMillis(10));
     store.put("e", 5);
     assertThat(store.keys()).containsExactly("a", "d", "e");
     assertThat(store.size()).isEqualTo(3);
@@ -272,6 +287,22 @@ public abstract class ObjectStoreContractTest extends StorageContract {
     assertThat(store.get("message")).contains(message);
     assertThat(((StoredMessage) store.get("message").orElseThrow()).toMessage().variable("attempt"))
         .isEqualTo(2);
+  }
+
+  /**
+   * A handle that names its own serializer reads what handles of the same store wrote with another
+   * ({@link ObjectStoreOptions#serializer()}: values are read with whatever wrote them).
+   */
+  @Test
+  public void aHandleWithItsOwnSerializerReadsWhatOthersWrote() {
+    store("tokens").put("k", "by the default serializer");
+    ObjectStore named =
+        storage.objectStore(
+            "tokens", ObjectStoreOptions.DEFAULTS.withSerializer(SerializationConfig.DEFAULT_NAME));
+
+    assertThat(named.get("k")).contains("by the default serializer");
+    named.put("j", List.of("by", "the", "named", "one"));
+    assertThat(store("tokens").get("j")).contains(List.of("by", "the", "named", "one"));
   }
 
   /**
@@ -342,15 +373,17 @@ public abstract class ObjectStoreContractTest extends StorageContract {
   }
 
   /**
-   * A storage that keeps what it wrote has its entries, and their TTLs, after it is opened again.
+   * A storage that keeps what it wrote has its entries, and their TTLs, after it is opened again;
+   * an entry whose TTL ended while the storage was closed is gone.
    */
   @Test
   public void entriesAndTheirTtlsSurviveClosingAndReopening() throws Exception {
     store("kept").put("forever", List.of(1, 2, 3));
     store("kept").put("for-an-hour", "soon gone", Duration.ofHours(1));
+    store("kept").put("for-a-second", "gone while closed", Duration.ofSeconds(1));
     store("other").put("forever", "other value");
 
-    closeAndReopen();
+    closeAndReopen(Duration.ofSeconds(1));
 
     ObjectStore kept = store("kept");
     assertThat(kept.get("forever")).contains(List.of(1, 2, 3));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.sluice.core.store.Storage;
 import io.sluice.core.testing.ManualClock;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +48,16 @@ public abstract class StorageContract {
 
   /** Closes the storage and opens it again; skips the test when the storage keeps nothing. */
   protected final void closeAndReopen() throws Exception {
+    closeAndReopen(Duration.ZERO);
+  }
+
+  /**
+   * Closes the storage, moves the clock by {@code whileClosed} and opens it again; skips the test
+   * when the storage keeps nothing.
+   */
+  protected final void closeAndReopen(Duration whileClosed) throws Exception {
     storage.close();
+    clock.advance(whileClosed);
     storage = reopen(clock);
     assumeTrue(storage != null, "this storage keeps nothing once closed");
   }

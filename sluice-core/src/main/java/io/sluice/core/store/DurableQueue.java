@@ -76,7 +76,11 @@ public interface DurableQueue extends AutoCloseable {
   /** Up to {@code max} dead letters, oldest first (not locked, not removed). */
   List<Delivery> deadLetters(int max);
 
-  /** Releases what this handle holds; the messages stay in the storage. */
+  /**
+   * Closes this handle; the messages stay in the storage. It does nothing to the locks the handle
+   * holds: they lapse when their lock timeout ends, or are handed back when an embedded store is
+   * opened again. Release or nack what you hold first to hand it back at once.
+   */
   @Override
   default void close() {}
 }

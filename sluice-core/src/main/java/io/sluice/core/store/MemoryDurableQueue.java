@@ -1,16 +1,12 @@
 package io.sluice.core.store;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -92,17 +88,9 @@ final class MemoryDurableQueue implements DurableQueue {
   MemoryDurableQueue(String name, QueueOptions options, Messages messages, MemoryStorage storage) {
     this.name = name;
     this.options = options;
-    this.owner =
-        options.owner() == null ? madeUpOwner() : Require.nonBlank(options.owner(), "owner");
+    this.owner = options.ownerOrMadeUp();
     this.messages = messages;
     this.storage = storage;
-  }
-
-  /** An owner for a handle that was given none: this host's name and a random part. */
-  static String madeUpOwner() {
-    byte[] random = new byte[4];
-    ThreadLocalRandom.current().nextBytes(random);
-    return Host.NAME + "-" + HexFormat.of().formatHex(random);
   }
 
   @Override
@@ -338,18 +326,5 @@ final class MemoryDurableQueue implements DurableQueue {
             && held.lockExpiry.equals(delivery.lockExpiry())
             && now.isBefore(held.lockExpiry);
     return same ? held : null;
-  }
-
-  /** This host's name, looked up once, when the first owner is made up. */
-  private static final class Host {
-    static final String NAME = lookUp();
-
-    private static String lookUp() {
-      try {
-        return InetAddress.getLocalHost().getHostName();
-      } catch (UnknownHostException e) {
-        return "localhost";
-      }
-    }
   }
 }

@@ -48,7 +48,7 @@ public interface ObjectStore extends AutoCloseable {
   /** Removes every entry of this store (other stores keep theirs). */
   void clear();
 
-  /** Releases what this handle holds; the entries stay in the storage. */
+  /** Closes this handle; the entries stay in the storage. */
   @Override
   default void close() {}
 }

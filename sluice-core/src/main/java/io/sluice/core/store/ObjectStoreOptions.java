@@ -3,7 +3,10 @@ package io.sluice.core.store;
 import java.time.Duration;
 
 /**
- * How an object store behaves.
+ * How an object store behaves. Options belong to the handle that was opened with them, not to the
+ * store: each handle applies its own TTL, bound and serializer to its own puts. Handles of one
+ * store name should use the same options, or the entries are kept differently by whichever handle
+ * wrote them.
  *
  * @param ttl how long an entry lives unless its put says otherwise; null for ever
  * @param maxEntries the most entries the store keeps (0: no bound); putting a new key into a full

@@ -3,7 +3,14 @@ package io.sluice.core.store;
 /**
  * Where an application keeps what it must not lose: its object stores and durable queues, in one
  * database (or in memory). Handles with the same name share their entries; stores and queues of
- * different names never see each other's. Open one with {@link Storages#open}.
+ * different names never see each other's. Each handle applies the options it was opened with (see
+ * {@link QueueOptions}, {@link ObjectStoreOptions}). Open one with {@link Storages#open}.
+ *
+ * <p>An embedded SQLite store is owned by one process (it holds a lock file beside the database):
+ * opening it while another process or storage has it open fails with a {@link StoreException}. As
+ * its owner, a process opening it hands back at once the messages that were locked when it was last
+ * open, since their takers are gone. A PostgreSQL store is shared by many nodes, so there a message
+ * locked by a gone taker is delivered again when its lock lapses.
  */
 public interface Storage extends AutoCloseable {
 

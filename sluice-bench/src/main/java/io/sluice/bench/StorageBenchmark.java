@@ -26,9 +26,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Benchmark E4: messages through the four stores (a persistent queue and an object store on
@@ -84,7 +85,8 @@ public final class StorageBenchmark {
                 java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND))) {
       if (fresh) {
-        csv.println("case,serializer,codec,size,record_bytes,runs,tps_median,mb_s,tps_all");
+        csv.println(
+            "case,serializer,codec,size,record_bytes,runs,tps_median,mb_s,tps_all,cpu_us_per_tx,db_cpu_us_per_tx");
       }
       for (String size : sizes) {
         for (String kase : cases) {
@@ -105,7 +107,9 @@ public final class StorageBenchmark {
                       Arrays.stream(result.tps)
                           .mapToObj(t -> String.format("%.0f", t))
                           .reduce((a, b) -> a + " " + b)
-                          .orElse(""));
+                          .orElse(""),
+                      String.format("%.1f", result.cpuMedian()),
+                      String.format("%.1f", result.dbCpuMedian()));
               csv.println(line);
               csv.flush();
               System.out.println(line);
@@ -116,13 +120,33 @@ public final class StorageBenchmark {
     }
   }
 
-  record Result(int recordBytes, double[] tps) {
+  /**
+   * Transactions per second of each run, and the CPU time each transaction cost (this process and
+   * the PostgreSQL server's processes together), in microseconds: a figure that the other work on a
+   * shared machine disturbs much less than the rate.
+   */
+  record Result(int recordBytes, double[] tps, double[] cpuMicros, double[] dbCpuMicros) {
     double median() {
-      double[] sorted = tps.clone();
+      return median(tps);
+    }
+
+    double cpuMedian() {
+      return median(cpuMicros);
+    }
+
+    double dbCpuMedian() {
+      return median(dbCpuMicros);
+    }
+
+    private static double median(double[] values) {
+      double[] sorted = values.clone();
       Arrays.sort(sorted);
       return sorted[sorted.length / 2];
     }
   }
+
+  /** One run: its rate and the CPU time it took per transaction, all and the server's part. */
+  record Run(double tps, double cpuMicros, double dbCpuMicros) {}
 
   static Result measure(
       String kase, String serializer, String codec, String size, double seconds, int runs)
@@ -131,15 +155,33 @@ public final class StorageBenchmark {
     StoredMessage payload = payload(bytes(size));
     int recordBytes = values.write(payload).length;
     double[] tps = new double[runs];
+    double[] cpu = new double[runs];
+    double[] dbCpu = new double[runs];
     for (int run = 0; run < runs; run++) {
-      try (Storage storage = open(kase, values)) {
-        tps[run] =
+      Path dir = kase.startsWith("sqlite-") ? Files.createTempDirectory("sluice-e4-") : null;
+      try (Storage storage = open(kase, values, dir)) {
+        Run result =
             kase.endsWith("-queue")
                 ? queue(storage, payload, bytes(size), seconds)
                 : store(storage, payload, seconds);
+        tps[run] = result.tps();
+        cpu[run] = result.cpuMicros();
+        dbCpu[run] = result.dbCpuMicros();
+      } finally {
+        if (dir != null) {
+          deleteTree(dir);
+        }
       }
     }
-    return new Result(recordBytes, tps);
+    return new Result(recordBytes, tps, cpu, dbCpu);
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
   }
 
   /** Stored values writing with {@code serializer} + {@code codec} at its default level. */
@@ -187,11 +229,9 @@ public final class StorageBenchmark {
         Map.of("attempt", 1));
   }
 
-  static Storage open(String kase, StoredValues values) throws IOException, SQLException {
+  static Storage open(String kase, StoredValues values, Path dir) throws IOException, SQLException {
     StorageConfig config;
     if (kase.startsWith("sqlite-")) {
-      Path dir = Files.createTempDirectory("sluice-e4-");
-      dir.toFile().deleteOnExit();
       config = StorageConfig.builder().dataDir(dir).sync(SYNC).build();
     } else if (kase.startsWith("pg-")) {
       resetPostgres();
@@ -220,7 +260,7 @@ public final class StorageBenchmark {
   }
 
   /** Messages enqueued, taken and acknowledged per second. */
-  static double queue(Storage storage, StoredMessage payload, int size, double seconds)
+  static Run queue(Storage storage, StoredMessage payload, int size, double seconds)
       throws InterruptedException {
     DurableQueue queue = storage.queue("e4", QueueOptions.DEFAULTS);
     int batch = Math.max(1, 64 * 1024 / size);
@@ -230,22 +270,23 @@ public final class StorageBenchmark {
     }
     AtomicBoolean running = new AtomicBoolean(true);
     LongAdder acked = new LongAdder();
-    LongAdder enqueued = new LongAdder();
     List<Thread> threads = new ArrayList<>();
-    int backlog = Math.max(PRODUCERS * batch * 4, 2000);
+    // Producers stay a bounded distance ahead, so the queue does not only grow: a permit per
+    // message not yet acknowledged (waiting for one costs no CPU, unlike polling).
+    Semaphore backlog = new Semaphore(Math.max(PRODUCERS * batch * 4, 2000));
     for (int p = 0; p < PRODUCERS; p++) {
       threads.add(
           Thread.ofPlatform()
               .start(
                   () -> {
-                    while (running.get()) {
-                      // Producers stay a bounded distance ahead, so the queue does not only grow.
-                      if (enqueued.sum() - acked.sum() > backlog) {
-                        LockSupport.parkNanos(200_000);
-                        continue;
+                    try {
+                      while (running.get()) {
+                        if (backlog.tryAcquire(messages.size(), 100, TimeUnit.MILLISECONDS)) {
+                          queue.enqueueAll(messages);
+                        }
                       }
-                      queue.enqueueAll(messages);
-                      enqueued.add(messages.size());
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
                     }
                   }));
     }
@@ -259,6 +300,7 @@ public final class StorageBenchmark {
                         List<Delivery> taken = queue.take(256, java.time.Duration.ofMillis(100));
                         if (!taken.isEmpty()) {
                           acked.add(queue.ackAll(taken));
+                          backlog.release(taken.size());
                         }
                       }
                     } catch (InterruptedException e) {
@@ -270,7 +312,7 @@ public final class StorageBenchmark {
   }
 
   /** Puts and gets of one key per second. */
-  static double store(Storage storage, StoredMessage payload, double seconds)
+  static Run store(Storage storage, StoredMessage payload, double seconds)
       throws InterruptedException {
     ObjectStore store = storage.objectStore("e4", ObjectStoreOptions.DEFAULTS);
     AtomicBoolean running = new AtomicBoolean(true);
@@ -295,20 +337,62 @@ public final class StorageBenchmark {
     return measureRate(done, seconds, running, threads);
   }
 
-  private static double measureRate(
+  private static Run measureRate(
       LongAdder counter, double seconds, AtomicBoolean running, List<Thread> threads)
       throws InterruptedException {
     Thread.sleep(1000); // warm-up
     long start = System.nanoTime();
     long before = counter.sum();
+    long cpuBefore = processCpuNanos();
+    long dbBefore = postgresCpuNanos();
     Thread.sleep((long) (seconds * 1000));
     long after = counter.sum();
+    long cpuAfter = processCpuNanos();
+    long dbAfter = postgresCpuNanos();
     double elapsed = (System.nanoTime() - start) / 1e9;
     running.set(false);
     for (Thread thread : threads) {
       thread.join();
     }
-    return (after - before) / elapsed;
+    long done = Math.max(1, after - before);
+    long db = dbAfter - dbBefore;
+    return new Run(
+        (after - before) / elapsed, (cpuAfter - cpuBefore + db) / 1e3 / done, db / 1e3 / done);
+  }
+
+  /** CPU time of this process, in nanoseconds. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  /** CPU time of every PostgreSQL server process, in nanoseconds (0 without /proc). */
+  static long postgresCpuNanos() {
+    long total = 0;
+    try (var procs = Files.list(Path.of("/proc"))) {
+      for (Path proc : procs.toList()) {
+        if (!proc.getFileName().toString().chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        try {
+          String stat = Files.readString(proc.resolve("stat"));
+          int close = stat.lastIndexOf(')');
+          if (!stat.substring(stat.indexOf('(') + 1, close).startsWith("postgres")) {
+            continue;
+          }
+          // After the command: state is field 3; utime and stime are fields 14 and 15.
+          String[] fields = stat.substring(close + 2).split(" ");
+          long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+          total += ticks * 10_000_000L; // USER_HZ is 100 on Linux
+        } catch (IOException | RuntimeException e) {
+          // The process ended while being read: its time is gone with it.
+        }
+      }
+    } catch (IOException e) {
+      // No /proc: only this process is counted.
+    }
+    return total;
   }
 
   private static Map<String, String> options(String[] args) {

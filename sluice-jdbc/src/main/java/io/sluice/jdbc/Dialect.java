@@ -2,6 +2,7 @@ package io.sluice.jdbc;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.Set;
 
 /**
@@ -10,7 +11,15 @@ import java.util.Set;
  */
 enum Dialect {
   /** Embedded SQLite: one writer, {@code BEGIN IMMEDIATE} so the write lock is taken up front. */
-  SQLITE("sqlite", "BEGIN IMMEDIATE", "", null, "SELECT value FROM json_each(?)", false),
+  SQLITE(
+      "sqlite",
+      "BEGIN IMMEDIATE",
+      "",
+      null,
+      " IN (SELECT value FROM json_each(?))",
+      '[',
+      ']',
+      false),
 
   /**
    * PostgreSQL: several nodes; takes skip rows another node has locked, migrations serialise on an
@@ -21,7 +30,9 @@ enum Dialect {
       "BEGIN",
       " FOR UPDATE SKIP LOCKED",
       "SELECT pg_advisory_xact_lock(hashtext('sluice_schema.' || current_schema()))",
-      "SELECT json_array_elements_text(?::json)::bigint",
+      " = ANY(?::bigint[])",
+      '{',
+      '}',
       true);
 
   /** The channel enqueues notify on PostgreSQL; the payload is the queue's name. */
@@ -31,7 +42,9 @@ enum Dialect {
   private final String begin;
   private final String skipLocked;
   private final String schemaLock;
-  private final String idsOfJsonArray;
+  private final String inIds;
+  private final char idsOpen;
+  private final char idsClose;
   private final boolean notifies;
 
   Dialect(
@@ -39,13 +52,17 @@ enum Dialect {
       String begin,
       String skipLocked,
       String schemaLock,
-      String idsOfJsonArray,
+      String inIds,
+      char idsOpen,
+      char idsClose,
       boolean notifies) {
     this.type = type;
     this.begin = begin;
     this.skipLocked = skipLocked;
     this.schemaLock = schemaLock;
-    this.idsOfJsonArray = idsOfJsonArray;
+    this.inIds = inIds;
+    this.idsOpen = idsOpen;
+    this.idsClose = idsClose;
     this.notifies = notifies;
   }
 
@@ -70,11 +87,29 @@ enum Dialect {
   }
 
   /**
-   * Selects the payloads of the messages whose ids are in a JSON array (one parameter, {@code
-   * [1,2,3]}): one statement for any number of ids, the same on both databases.
+   * The condition on an id column that it is one of a list of ids, given as one parameter made by
+   * {@link #ids}: one statement for any number of ids. A JSON array on SQLite; an array on
+   * PostgreSQL, whose planner then uses the primary key (it cannot estimate a set-returning
+   * function, and scanned the whole table).
    */
+  String inIds() {
+    return inIds;
+  }
+
+  /**
+   * The parameter for {@link #inIds()}: {@code [1,2,3]} on SQLite, {@code {1,2,3}} on PostgreSQL.
+   */
+  String ids(Collection<Long> ids) {
+    StringBuilder list = new StringBuilder(ids.size() * 8).append(idsOpen);
+    for (long id : ids) {
+      list.append(list.length() == 1 ? "" : ",").append(id);
+    }
+    return list.append(idsClose).toString();
+  }
+
+  /** Selects the payloads of the messages whose ids are given (one parameter, see {@link #ids}). */
   String payloads() {
-    return "SELECT id, payload FROM sluice_queue_payload WHERE id IN (" + idsOfJsonArray + ")";
+    return "SELECT id, payload FROM sluice_queue_payload WHERE id" + inIds();
   }
 
   /**

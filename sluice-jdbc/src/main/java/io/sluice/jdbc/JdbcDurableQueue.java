@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,7 +37,9 @@ final class JdbcDurableQueue implements DurableQueue {
   private static final String FENCE =
       " WHERE id = ? AND lock_owner = ? AND lock_expires = ? AND deliveries = ? AND lock_expires > ?";
 
-  private static final String ACK = "DELETE FROM sluice_queue" + FENCE;
+  /** The fence of a set of deliveries taken together: same owner, lock expiry and count. */
+  private static final String SET_FENCE =
+      " AND lock_owner = ? AND lock_expires = ? AND deliveries = ? AND lock_expires > ?";
 
   private static final String NACK =
       "UPDATE sluice_queue SET lock_owner = NULL, lock_expires = NULL, visible_at = ?,"
@@ -137,7 +140,7 @@ final class JdbcDurableQueue implements DurableQueue {
   private List<Long> insert(WriteContext tx, List<byte[]> chunk, long now) throws SQLException {
     PreparedStatement insert =
         tx.prepare(
-            rows(
+            WriteContext.rows(
                 "INSERT INTO sluice_queue (queue, visible_at, deliveries, dead) VALUES ",
                 "(?, ?, 0, 0)",
                 chunk.size(),
@@ -156,7 +159,7 @@ final class JdbcDurableQueue implements DurableQueue {
     ids.sort(Comparator.naturalOrder());
     PreparedStatement payloads =
         tx.prepare(
-            rows(
+            WriteContext.rows(
                 "INSERT INTO sluice_queue_payload (id, payload) VALUES ",
                 "(?, ?)",
                 chunk.size(),
@@ -167,16 +170,6 @@ final class JdbcDurableQueue implements DurableQueue {
     }
     payloads.executeUpdate();
     return ids;
-  }
-
-  private static String rows(String head, String row, int count, String tail) {
-    StringBuilder sql =
-        new StringBuilder(head.length() + count * (row.length() + 2) + tail.length());
-    sql.append(head);
-    for (int i = 0; i < count; i++) {
-      sql.append(i == 0 ? "" : ", ").append(row);
-    }
-    return sql.append(tail).toString();
   }
 
   /** A taken row before its payload is read (outside the writer). */
@@ -236,14 +229,12 @@ final class JdbcDurableQueue implements DurableQueue {
   }
 
   private List<Taken> withPayloads(WriteContext tx, List<Taken> taken) throws SQLException {
-    StringBuilder ids = new StringBuilder(taken.size() * 8).append('[');
     Map<Long, Taken> byId = new HashMap<>(taken.size() * 2);
     for (Taken row : taken) {
-      ids.append(byId.isEmpty() ? "" : ",").append(row.id());
       byId.put(row.id(), row);
     }
     PreparedStatement select = tx.prepare(storage.dialect().payloads());
-    select.setString(1, ids.append(']').toString());
+    select.setString(1, storage.dialect().ids(byId.keySet()));
     List<Taken> complete = new ArrayList<>(taken.size());
     try (ResultSet rs = select.executeQuery()) {
       while (rs.next()) {
@@ -299,21 +290,43 @@ final class JdbcDurableQueue implements DurableQueue {
     if (deliveries.isEmpty()) {
       return 0;
     }
-    List<Delivery> all = List.copyOf(deliveries);
+    // Deliveries taken together share their lock expiry and mostly their count: one delete per
+    // such group, and one for the payloads of all the messages it deleted.
+    Map<List<Long>, List<Long>> groups = new LinkedHashMap<>();
+    for (Delivery delivery : deliveries) {
+      Objects.requireNonNull(delivery.lockExpiry(), "a dead letter cannot be acknowledged");
+      groups
+          .computeIfAbsent(
+              List.of(delivery.lockExpiry().toEpochMilli(), (long) delivery.deliveryCount()),
+              k -> new ArrayList<>())
+          .add(delivery.id());
+    }
     long now = storage.clock().millis();
+    String delete = "DELETE FROM sluice_queue WHERE id" + storage.dialect().inIds() + SET_FENCE;
+    String deletePayloads = "DELETE FROM sluice_queue_payload WHERE id" + storage.dialect().inIds();
     return storage.write(
-        "acknowledge " + all.size() + " message(s) of queue '" + name + "'",
+        "acknowledge " + deliveries.size() + " message(s) of queue '" + name + "'",
         tx -> {
-          PreparedStatement ack = tx.prepare(ACK);
-          for (Delivery delivery : all) {
-            fence(ack, 1, delivery, now);
-            ack.addBatch();
+          PreparedStatement ack = tx.prepare(delete + " RETURNING id");
+          List<Long> deleted = new ArrayList<>();
+          for (Map.Entry<List<Long>, List<Long>> group : groups.entrySet()) {
+            ack.setString(1, storage.dialect().ids(group.getValue()));
+            ack.setString(2, owner);
+            ack.setLong(3, group.getKey().get(0));
+            ack.setLong(4, group.getKey().get(1));
+            ack.setLong(5, now);
+            try (ResultSet rs = ack.executeQuery()) {
+              while (rs.next()) {
+                deleted.add(rs.getLong(1));
+              }
+            }
           }
-          int held = 0;
-          for (int count : ack.executeBatch()) {
-            held += count > 0 ? 1 : 0;
+          if (!deleted.isEmpty()) {
+            PreparedStatement payloads = tx.prepare(deletePayloads);
+            payloads.setString(1, storage.dialect().ids(deleted));
+            payloads.executeUpdate();
           }
-          return held;
+          return deleted.size();
         });
   }
 

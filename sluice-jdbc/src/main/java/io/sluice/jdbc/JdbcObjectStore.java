@@ -9,7 +9,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -27,15 +30,18 @@ final class JdbcObjectStore implements ObjectStore {
 
   private static final String LIVE = " AND (expires_at IS NULL OR expires_at > ?)";
 
-  private static final String PUT =
-      "INSERT INTO sluice_object_store (store, key, value, expires_at, written_seq)"
-          + " VALUES (?, ?, ?, ?,"
-          + " (SELECT COALESCE(MAX(written_seq), 0) + 1 FROM sluice_object_store WHERE store = ?))"
-          + " ON CONFLICT (store, key) DO UPDATE SET value = excluded.value,"
+  private static final String UPSERT =
+      " ON CONFLICT (store, key) DO UPDATE SET value = excluded.value,"
           + " expires_at = excluded.expires_at, written_seq = excluded.written_seq";
+
+  /** Rows per multi-row upsert: few statements, well under every driver's parameter limit. */
+  private static final int ROWS_PER_PUT = 500;
 
   private static final String PURGE =
       "DELETE FROM sluice_object_store WHERE store = ? AND expires_at <= ?";
+
+  private static final String MAX_SEQ =
+      "SELECT COALESCE(MAX(written_seq), 0) FROM sluice_object_store WHERE store = ?";
 
   private static final String COUNT_ALL =
       "SELECT COUNT(*) FROM sluice_object_store WHERE store = ?";
@@ -49,6 +55,7 @@ final class JdbcObjectStore implements ObjectStore {
   private final ObjectStoreOptions options;
   private final StoredValues values;
   private final AtomicLong nextPurge = new AtomicLong(Long.MIN_VALUE);
+  private final GroupCommitWriter.SharedWork<Put, Void> puts = this::putAll;
 
   JdbcObjectStore(
       JdbcStorage storage, String name, ObjectStoreOptions options, StoredValues values) {
@@ -76,32 +83,63 @@ final class JdbcObjectStore implements ObjectStore {
     byte[] record = values.write(value);
     long now = storage.clock().millis();
     Long expires = ttl == null ? null : now + ttl.toMillis();
-    boolean purge = options.maxEntries() > 0 || purgeDue(now);
     storage.write(
         "put key '" + key + "' into object store '" + name + "'",
-        tx -> {
-          if (purge) {
-            PreparedStatement delete = tx.prepare(PURGE);
-            delete.setString(1, name);
-            delete.setLong(2, now);
-            delete.executeUpdate();
-          }
-          PreparedStatement put = tx.prepare(PUT);
-          put.setString(1, name);
-          put.setString(2, key);
-          put.setBytes(3, record);
-          if (expires == null) {
-            put.setNull(4, Types.BIGINT);
-          } else {
-            put.setLong(4, expires);
-          }
-          put.setString(5, name);
-          put.executeUpdate();
-          if (options.maxEntries() > 0) {
-            evictBeyondBound(tx);
-          }
-          return null;
-        });
+        puts,
+        new Put(key, record, expires));
+  }
+
+  /** One caller's put, waiting to share a transaction with the others. */
+  private record Put(String key, byte[] record, Long expires) {}
+
+  /**
+   * Writes the puts of all the callers waiting together: a purge when one is due, then multi-row
+   * upserts (the last put of a key wins, as if they ran one after the other), then eviction. The
+   * written sequence continues from the store's highest, once per transaction.
+   */
+  private List<Void> putAll(WriteContext tx, List<Put> waiting) throws SQLException {
+    long now = storage.clock().millis();
+    if (options.maxEntries() > 0 || purgeDue(now)) {
+      PreparedStatement delete = tx.prepare(PURGE);
+      delete.setString(1, name);
+      delete.setLong(2, now);
+      delete.executeUpdate();
+    }
+    Map<String, Put> last = new LinkedHashMap<>();
+    for (Put put : waiting) {
+      last.remove(put.key());
+      last.put(put.key(), put);
+    }
+    List<Put> rows = List.copyOf(last.values());
+    long seq = tx.number(MAX_SEQ, name);
+    for (int from = 0; from < rows.size(); from += ROWS_PER_PUT) {
+      List<Put> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_PUT));
+      PreparedStatement upsert =
+          tx.prepare(
+              WriteContext.rows(
+                  "INSERT INTO sluice_object_store (store, key, value, expires_at, written_seq)"
+                      + " VALUES ",
+                  "(?, ?, ?, ?, ?)",
+                  chunk.size(),
+                  UPSERT));
+      int p = 1;
+      for (Put put : chunk) {
+        upsert.setString(p++, name);
+        upsert.setString(p++, put.key());
+        upsert.setBytes(p++, put.record());
+        if (put.expires() == null) {
+          upsert.setNull(p++, Types.BIGINT);
+        } else {
+          upsert.setLong(p++, put.expires());
+        }
+        upsert.setLong(p++, ++seq);
+      }
+      upsert.executeUpdate();
+    }
+    if (options.maxEntries() > 0) {
+      evictBeyondBound(tx);
+    }
+    return Collections.nCopies(waiting.size(), null);
   }
 
   private boolean purgeDue(long now) {
@@ -110,13 +148,7 @@ final class JdbcObjectStore implements ObjectStore {
   }
 
   private void evictBeyondBound(WriteContext tx) throws SQLException {
-    PreparedStatement count = tx.prepare(COUNT_ALL);
-    count.setString(1, name);
-    long entries;
-    try (ResultSet rs = count.executeQuery()) {
-      rs.next();
-      entries = rs.getLong(1);
-    }
+    long entries = tx.number(COUNT_ALL, name);
     long over = entries - options.maxEntries();
     if (over > 0) {
       PreparedStatement evict = tx.prepare(EVICT);

@@ -2,6 +2,7 @@ package io.sluice.jdbc;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -50,6 +51,30 @@ final class WriteContext {
       statements.put(sql, statement);
     }
     return statement;
+  }
+
+  /** The number {@code sql} (one row, one column) gives with {@code parameters}. */
+  long number(String sql, Object... parameters) throws SQLException {
+    PreparedStatement statement = prepare(sql);
+    JdbcStorage.bind(statement, parameters);
+    try (ResultSet rs = statement.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /**
+   * A multi-row statement: {@code head}, then {@code count} times {@code row} separated by commas,
+   * then {@code tail}.
+   */
+  static String rows(String head, String row, int count, String tail) {
+    StringBuilder sql =
+        new StringBuilder(head.length() + count * (row.length() + 2) + tail.length());
+    sql.append(head);
+    for (int i = 0; i < count; i++) {
+      sql.append(i == 0 ? "" : ", ").append(row);
+    }
+    return sql.append(tail).toString();
   }
 
   /** Notes that this transaction enqueued into {@code queue}: other nodes are told too. */

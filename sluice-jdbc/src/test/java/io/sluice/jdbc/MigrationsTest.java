@@ -3,12 +3,17 @@ package io.sluice.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.core.store.Delivery;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.store.QueueOptions;
 import io.sluice.core.store.StoreException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Migrations are applied once, recorded, and a newer schema than the code knows is refused. */
+/**
+ * Migrations are applied once, recorded, upgrade what an older version wrote, and a newer schema
+ * than the code knows is refused.
+ */
 class MigrationsTest {
 
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();
@@ -46,7 +54,7 @@ class MigrationsTest {
     TestStorages.sqlite(dir, Clock.systemUTC()).close();
 
     try (Connection c = sqliteFile()) {
-      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues");
+      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_queue_rows");
     }
   }
 
@@ -62,7 +70,7 @@ class MigrationsTest {
         .hasMessage(
             "The SQLite database "
                 + dir.resolve("sluice.db").toAbsolutePath()
-                + " has schema version 7, this Sluice knows up to 1; upgrade Sluice or use"
+                + " has schema version 7, this Sluice knows up to 2; upgrade Sluice or use"
                 + " another database");
   }
 
@@ -72,7 +80,7 @@ class MigrationsTest {
     TestStorages.postgres(DB, Clock.systemUTC()).close();
 
     try (Connection c = DB.connect()) {
-      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues");
+      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_queue_rows");
       ResultSet rs =
           c.createStatement()
               .executeQuery(
@@ -107,7 +115,7 @@ class MigrationsTest {
 
     assertThat(failures).isEmpty();
     try (Connection c = DB.connect()) {
-      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues");
+      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_queue_rows");
     }
   }
 
@@ -121,10 +129,78 @@ class MigrationsTest {
           .hasMessageContaining(
               "The PostgreSQL database jdbc:postgresql://127.0.0.1:5432/test?currentSchema="
                   + DB.schema()
-                  + " as postgres has schema version 9, this Sluice knows up to 1; upgrade"
+                  + " as postgres has schema version 9, this Sluice knows up to 2; upgrade"
                   + " Sluice or use another database");
     } finally {
       DB.execute("DELETE FROM sluice_schema WHERE version = 9");
     }
+  }
+
+  @Test
+  void aSqliteFileOfVersion1IsUpgradedAndItsMessagesAreStillDelivered() throws Exception {
+    try (Connection c = sqliteFile()) {
+      createVersion1WithAMessage(c, Dialect.SQLITE);
+    }
+    try (JdbcStorage storage = TestStorages.sqlite(dir, Clock.systemUTC())) {
+      assertTheMessageIsDeliveredAndItsPayloadGoesWithIt(storage);
+    }
+    try (Connection c = sqliteFile()) {
+      assertUpgraded(c);
+    }
+  }
+
+  @Test
+  void aPostgresDatabaseOfVersion1IsUpgradedAndItsMessagesAreStillDelivered() throws Exception {
+    DB.dropTables();
+    try (Connection c = DB.connect()) {
+      createVersion1WithAMessage(c, Dialect.POSTGRESQL);
+    }
+    try (JdbcStorage storage = TestStorages.postgres(DB, Clock.systemUTC())) {
+      assertTheMessageIsDeliveredAndItsPayloadGoesWithIt(storage);
+    }
+    try (Connection c = DB.connect()) {
+      assertUpgraded(c);
+    }
+  }
+
+  /** The schema as the first release left it, with one message in queue 'q'. */
+  private static void createVersion1WithAMessage(Connection c, Dialect dialect) throws Exception {
+    Statement statement = c.createStatement();
+    statement.execute(
+        "CREATE TABLE sluice_schema (version INTEGER PRIMARY KEY,"
+            + " description TEXT NOT NULL, applied_at BIGINT NOT NULL)");
+    String v1;
+    try (var in =
+        MigrationsTest.class
+            .getClassLoader()
+            .getResourceAsStream(Migrations.ALL.getFirst().resource(dialect))) {
+      v1 = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    for (String sql : Migrations.statements(v1)) {
+      statement.execute(sql);
+    }
+    statement.execute("INSERT INTO sluice_schema VALUES (1, 'stores_and_queues', 0)");
+    statement.execute("INSERT INTO sluice_queue (queue, visible_at) VALUES ('q', 0)");
+    try (PreparedStatement payload =
+        c.prepareStatement(
+            "INSERT INTO sluice_queue_payload (id, payload)"
+                + " SELECT MAX(id), ? FROM sluice_queue")) {
+      payload.setBytes(1, TestStorages.values().write("written by version 1"));
+      payload.executeUpdate();
+    }
+  }
+
+  private static void assertTheMessageIsDeliveredAndItsPayloadGoesWithIt(JdbcStorage storage) {
+    DurableQueue queue = storage.queue("q", QueueOptions.DEFAULTS);
+    List<Delivery> taken = queue.take(10);
+    assertThat(taken).extracting(Delivery::payload).containsExactly("written by version 1");
+    assertThat(queue.ack(taken.getFirst())).isTrue();
+  }
+
+  private static void assertUpgraded(Connection c) throws SQLException {
+    assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_queue_rows");
+    ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sluice_queue_payload");
+    rs.next();
+    assertThat(rs.getInt(1)).as("payload rows left after the ack").isZero();
   }
 }

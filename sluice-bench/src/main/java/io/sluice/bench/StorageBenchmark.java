@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <pre>
  * sluice-bench/run-e4.sh [--cases sqlite-queue,sqlite-store,pg-queue,pg-store]
  *     [--serializers jdk,kryo,fory] [--codecs none,deflate,gzip,lz4,zstd] [--sizes 1k,100k,1m]
- *     [--seconds 3] [--runs 3] [--out e4.csv]
+ *     [--seconds 3] [--runs 3] [--sync FULL|NORMAL] [--max-others 100] [--out e4.csv]
  * </pre>
  *
  * <p>A transaction is, for a queue, one message enqueued, taken and acknowledged (producers and
@@ -64,6 +64,13 @@ public final class StorageBenchmark {
   /** How hard SQLite pushes commits to the disk: {@code --sync FULL} (the default) or NORMAL. */
   static StorageConfig.Sync SYNC = StorageConfig.Sync.FULL;
 
+  /**
+   * A run during which other processes took more than this share of the machine's CPU, in percent,
+   * is run again, up to three times as many runs as asked: {@code --max-others 15}. The default
+   * keeps every run.
+   */
+  static double MAX_OTHERS = 100;
+
   private StorageBenchmark() {}
 
   /** Runs the combinations the arguments select and prints (and writes) the results. */
@@ -77,6 +84,7 @@ public final class StorageBenchmark {
     int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
     Path out = Path.of(options.getOrDefault("out", "e4.csv"));
     SYNC = StorageConfig.Sync.valueOf(options.getOrDefault("sync", "FULL"));
+    MAX_OTHERS = Double.parseDouble(options.getOrDefault("max-others", "100"));
     boolean fresh = !Files.exists(out);
     try (PrintStream csv =
         new PrintStream(
@@ -86,7 +94,7 @@ public final class StorageBenchmark {
                 java.nio.file.StandardOpenOption.APPEND))) {
       if (fresh) {
         csv.println(
-            "case,serializer,codec,size,record_bytes,runs,tps_median,mb_s,tps_all,cpu_us_per_tx,db_cpu_us_per_tx");
+            "case,serializer,codec,size,record_bytes,runs,tps_median,mb_s,tps_all,cpu_us_per_tx,db_cpu_us_per_tx,others_cpu_pct,discarded");
       }
       for (String size : sizes) {
         for (String kase : cases) {
@@ -109,7 +117,9 @@ public final class StorageBenchmark {
                           .reduce((a, b) -> a + " " + b)
                           .orElse(""),
                       String.format("%.1f", result.cpuMedian()),
-                      String.format("%.1f", result.dbCpuMedian()));
+                      String.format("%.1f", result.dbCpuMedian()),
+                      String.format("%.0f", result.othersMax()),
+                      Integer.toString(result.discarded()));
               csv.println(line);
               csv.flush();
               System.out.println(line);
@@ -125,7 +135,13 @@ public final class StorageBenchmark {
    * the PostgreSQL server's processes together), in microseconds: a figure that the other work on a
    * shared machine disturbs much less than the rate.
    */
-  record Result(int recordBytes, double[] tps, double[] cpuMicros, double[] dbCpuMicros) {
+  record Result(
+      int recordBytes,
+      double[] tps,
+      double[] cpuMicros,
+      double[] dbCpuMicros,
+      double[] others,
+      int discarded) {
     double median() {
       return median(tps);
     }
@@ -138,6 +154,11 @@ public final class StorageBenchmark {
       return median(dbCpuMicros);
     }
 
+    /** The most of the machine's CPU other processes took during a run, in percent. */
+    double othersMax() {
+      return Arrays.stream(others).max().orElse(0);
+    }
+
     private static double median(double[] values) {
       double[] sorted = values.clone();
       Arrays.sort(sorted);
@@ -146,7 +167,7 @@ public final class StorageBenchmark {
   }
 
   /** One run: its rate and the CPU time it took per transaction, all and the server's part. */
-  record Run(double tps, double cpuMicros, double dbCpuMicros) {}
+  record Run(double tps, double cpuMicros, double dbCpuMicros, double othersPercent) {}
 
   static Result measure(
       String kase, String serializer, String codec, String size, double seconds, int runs)
@@ -157,6 +178,8 @@ public final class StorageBenchmark {
     double[] tps = new double[runs];
     double[] cpu = new double[runs];
     double[] dbCpu = new double[runs];
+    double[] others = new double[runs];
+    int discarded = 0;
     for (int run = 0; run < runs; run++) {
       Path dir = kase.startsWith("sqlite-") ? Files.createTempDirectory("sluice-e4-") : null;
       try (Storage storage = open(kase, values, dir)) {
@@ -164,16 +187,23 @@ public final class StorageBenchmark {
             kase.endsWith("-queue")
                 ? queue(storage, payload, bytes(size), seconds)
                 : store(storage, payload, seconds);
+        if (result.othersPercent() > MAX_OTHERS && discarded < 3 * runs) {
+          // Other work took too much of the machine during this run: run it again.
+          discarded++;
+          run--;
+          continue;
+        }
         tps[run] = result.tps();
         cpu[run] = result.cpuMicros();
         dbCpu[run] = result.dbCpuMicros();
+        others[run] = result.othersPercent();
       } finally {
         if (dir != null) {
           deleteTree(dir);
         }
       }
     }
-    return new Result(recordBytes, tps, cpu, dbCpu);
+    return new Result(recordBytes, tps, cpu, dbCpu, others, discarded);
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -308,7 +338,7 @@ public final class StorageBenchmark {
                     }
                   }));
     }
-    return measureRate(acked, seconds, running, threads);
+    return measureRate(storage, acked, seconds, running, threads);
   }
 
   /** Puts and gets of one key per second. */
@@ -334,21 +364,28 @@ public final class StorageBenchmark {
                     }
                   }));
     }
-    return measureRate(done, seconds, running, threads);
+    return measureRate(storage, done, seconds, running, threads);
   }
 
   private static Run measureRate(
-      LongAdder counter, double seconds, AtomicBoolean running, List<Thread> threads)
+      Storage storage,
+      LongAdder counter,
+      double seconds,
+      AtomicBoolean running,
+      List<Thread> threads)
       throws InterruptedException {
     Thread.sleep(1000); // warm-up
     long start = System.nanoTime();
     long before = counter.sum();
     long cpuBefore = processCpuNanos();
-    long dbBefore = postgresCpuNanos();
+    boolean server = storage.describe().startsWith("postgresql");
+    long dbBefore = server ? postgresCpuNanos() : 0;
+    long machineBefore = machineBusyNanos();
     Thread.sleep((long) (seconds * 1000));
     long after = counter.sum();
     long cpuAfter = processCpuNanos();
-    long dbAfter = postgresCpuNanos();
+    long dbAfter = server ? postgresCpuNanos() : 0;
+    long machineAfter = machineBusyNanos();
     double elapsed = (System.nanoTime() - start) / 1e9;
     running.set(false);
     for (Thread thread : threads) {
@@ -356,8 +393,30 @@ public final class StorageBenchmark {
     }
     long done = Math.max(1, after - before);
     long db = dbAfter - dbBefore;
-    return new Run(
-        (after - before) / elapsed, (cpuAfter - cpuBefore + db) / 1e3 / done, db / 1e3 / done);
+    long ours = cpuAfter - cpuBefore + db;
+    double others =
+        100.0
+            * Math.max(0, machineAfter - machineBefore - ours)
+            / (elapsed * 1e9 * Runtime.getRuntime().availableProcessors());
+    return new Run((after - before) / elapsed, ours / 1e3 / done, db / 1e3 / done, others);
+  }
+
+  /**
+   * CPU time every process of the machine used, in nanoseconds (0 without /proc): with this
+   * process's and the server's, it tells how much other work disturbed a run.
+   */
+  static long machineBusyNanos() {
+    try {
+      String[] cpu = Files.readAllLines(Path.of("/proc/stat")).getFirst().split("\\s+");
+      // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+      long busy = 0;
+      for (int i = 1; i <= 8; i++) {
+        busy += i == 4 || i == 5 ? 0 : Long.parseLong(cpu[i]);
+      }
+      return busy * 10_000_000L;
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   /** CPU time of this process, in nanoseconds. */

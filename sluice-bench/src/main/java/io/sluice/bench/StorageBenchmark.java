@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <pre>
  * sluice-bench/run-e4.sh [--cases sqlite-queue,sqlite-store,pg-queue,pg-store]
  *     [--serializers jdk,kryo,fory] [--codecs none,deflate,gzip,lz4,zstd] [--sizes 1k,100k,1m]
- *     [--seconds 3] [--runs 3] [--sync FULL|NORMAL] [--max-others 100] [--out e4.csv]
+ *     [--seconds 3] [--runs 3] [--warm-up 3] [--sync FULL|NORMAL] [--max-others 100] [--out e4.csv]
  * </pre>
  *
  * <p>A transaction is, for a queue, one message enqueued, taken and acknowledged (producers and
@@ -50,8 +50,11 @@ import java.util.concurrent.atomic.LongAdder;
  * for an object store, one put and one get of the same key ({@value #STORE_THREADS} threads, 10,000
  * keys each). The payload is a {@link StoredMessage} whose payload is an order ({@link
  * SerializationShapes#order}) with as many line items as make its JDK-serialized record the size
- * asked. Each combination gets a fresh store, a warm-up of one second and then {@code --seconds} of
- * measurement; the result is the median of {@code --runs}.
+ * asked. First every case runs once per serializer for {@code --warm-up} seconds, unrecorded (the
+ * JIT's work would otherwise land in the first rows); then each combination gets a fresh store, a
+ * warm-up of one second and {@code --seconds} of measurement; the result is the median of {@code
+ * --runs}, with the CPU time each transaction cost (this process and the PostgreSQL server) and how
+ * much of the machine other processes took.
  */
 public final class StorageBenchmark {
 
@@ -95,6 +98,16 @@ public final class StorageBenchmark {
       if (fresh) {
         csv.println(
             "case,serializer,codec,size,record_bytes,runs,tps_median,mb_s,tps_all,cpu_us_per_tx,db_cpu_us_per_tx,others_cpu_pct,discarded");
+      }
+      // The JIT compiles the stores' code during the first seconds, on the same two cores: warm
+      // every case up with every serializer once, unrecorded, so no row pays for that.
+      double warmUp = Double.parseDouble(options.getOrDefault("warm-up", "3"));
+      for (String kase : cases) {
+        for (String serializer : serializers) {
+          if (warmUp > 0) {
+            measure(kase, serializer, codecs.getFirst(), "1k", warmUp, 1);
+          }
+        }
       }
       for (String size : sizes) {
         for (String kase : cases) {
@@ -402,16 +415,17 @@ public final class StorageBenchmark {
   }
 
   /**
-   * CPU time every process of the machine used, in nanoseconds (0 without /proc): with this
-   * process's and the server's, it tells how much other work disturbed a run.
+   * CPU time the machine's processes used, niced ones left out, in nanoseconds (0 without /proc):
+   * with this process's and the server's, it tells how much other work disturbed a run.
    */
   static long machineBusyNanos() {
     try {
       String[] cpu = Files.readAllLines(Path.of("/proc/stat")).getFirst().split("\\s+");
-      // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+      // user nice system idle iowait irq softirq steal. Busy is user, system, irq, softirq and
+      // steal: niced work (a build at nice 19 beside the benchmark) yields the CPU to this run.
       long busy = 0;
-      for (int i = 1; i <= 8; i++) {
-        busy += i == 4 || i == 5 ? 0 : Long.parseLong(cpu[i]);
+      for (int i : new int[] {1, 3, 6, 7, 8}) {
+        busy += Long.parseLong(cpu[i]);
       }
       return busy * 10_000_000L;
     } catch (IOException | RuntimeException e) {

@@ -14,16 +14,18 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one writer of a storage: a thread that owns the write connection and commits, in one
- * transaction, all the write work that is waiting when it gets to it, so that many small writes
- * share one commit (one fsync on SQLite, one round trip on PostgreSQL). Callers block until their
- * work is committed. When the shared transaction fails, it is rolled back and each piece of work is
- * run again in its own transaction, so only the bad one fails and nothing of it is visible.
+ * The writer of a storage: a thread that owns a write connection and commits, in one transaction,
+ * all the write work that is waiting when it gets to it, so that many small writes share one commit
+ * (one fsync on SQLite, one round trip on PostgreSQL). SQLite has one such thread (the database
+ * allows one writer); PostgreSQL a few, taking from the same waiting work. Callers block until
+ * their work is committed. When the shared transaction fails, it is rolled back and each piece of
+ * work is run again in its own transaction, so only the bad one fails and nothing of it is visible.
  */
 final class GroupCommitWriter implements AutoCloseable {
 
@@ -66,9 +68,9 @@ final class GroupCommitWriter implements AutoCloseable {
   private final Counter commits;
   private final DistributionSummary commitWrites;
   private final Counter commitFailures;
-  private final Thread thread;
+  private final List<Thread> threads = new ArrayList<>();
+  private final AtomicInteger lanes = new AtomicInteger();
   private volatile boolean closed;
-  private WriteContext current;
 
   /**
    * A writer on {@code source}, started; {@code afterCommit} gets the queues a commit made messages
@@ -79,7 +81,8 @@ final class GroupCommitWriter implements AutoCloseable {
       ConnectionSource source,
       Consumer<Set<String>> afterCommit,
       JdbcFailures failures,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      int connections) {
     this.dialect = dialect;
     this.source = source;
     this.afterCommit = afterCommit;
@@ -99,10 +102,17 @@ final class GroupCommitWriter implements AutoCloseable {
             .description("Write transactions that failed and were rolled back")
             .tag("type", dialect.type())
             .register(registry);
-    // A platform thread: the SQLite driver's native calls would pin a virtual thread's carrier.
-    this.thread = Thread.ofPlatform().name("sluice-writer-" + dialect.type()).unstarted(this::run);
-    thread.setDaemon(true);
-    thread.start();
+    // Platform threads: the SQLite driver's native calls would pin a virtual thread's carrier.
+    for (int i = 0; i < connections; i++) {
+      Thread thread =
+          Thread.ofPlatform()
+              .name("sluice-writer-" + dialect.type() + (connections == 1 ? "" : "-" + i))
+              .unstarted(() -> new Lane().run());
+      thread.setDaemon(true);
+      threads.add(thread);
+    }
+    lanes.set(connections);
+    threads.forEach(Thread::start);
   }
 
   /**
@@ -142,87 +152,10 @@ final class GroupCommitWriter implements AutoCloseable {
     return waiting.size();
   }
 
-  private void run() {
-    List<Pending<?>> batch = new ArrayList<>();
-    try {
-      while (true) {
-        Pending<?> first = waiting.take();
-        if (first == STOP) {
-          break;
-        }
-        batch.add(first);
-        waiting.drainTo(batch, MAX_BATCH - 1);
-        boolean stop = batch.remove(STOP);
-        try {
-          process(batch);
-        } catch (RuntimeException | Error e) {
-          LOG.error("The {} writer failed unexpectedly; failing its pending writes", dialect, e);
-          batch.forEach(p -> p.fail(e));
-        }
-        batch.clear();
-        if (stop) {
-          break;
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } finally {
-      dropConnection();
-      failWaiting();
-    }
-  }
-
   private enum Outcome {
     COMMITTED,
     FAILED,
     NO_CONNECTION
-  }
-
-  private void process(List<Pending<?>> batch) {
-    if (attempt(batch) != Outcome.FAILED || batch.size() == 1) {
-      return;
-    }
-    for (Pending<?> alone : batch) {
-      if (attempt(List.of(alone)) == Outcome.NO_CONNECTION) {
-        // The others would each wait for a connection in vain: attempt() failed them all.
-        batch.stream().filter(p -> !p.done()).forEach(p -> p.fail(alone.failure()));
-        return;
-      }
-    }
-  }
-
-  /** Runs {@code batch} in one transaction; on failure rolls back and, if alone, fails it. */
-  private Outcome attempt(List<Pending<?>> batch) {
-    WriteContext tx;
-    try {
-      tx = context();
-    } catch (SQLException e) {
-      batch.forEach(p -> p.fail(e));
-      return Outcome.NO_CONNECTION;
-    }
-    try {
-      tx.prepare(dialect.begin()).execute();
-      runAll(tx, batch);
-      dialect.notifyQueues(tx, tx.enqueuedQueues());
-      tx.prepare("COMMIT").execute();
-    } catch (SQLException | RuntimeException e) {
-      commitFailures.increment();
-      rollback(tx);
-      tx.clearQueues();
-      if (batch.size() == 1) {
-        batch.getFirst().fail(e);
-      }
-      return Outcome.FAILED;
-    }
-    commits.increment();
-    commitWrites.record(batch.size());
-    Set<String> readied = Set.copyOf(tx.readiedQueues());
-    tx.clearQueues();
-    batch.forEach(Pending::complete);
-    if (!readied.isEmpty()) {
-      afterCommit.accept(readied);
-    }
-    return Outcome.COMMITTED;
   }
 
   /** Runs each piece in order; shared work once, where its first item stands, for all items. */
@@ -242,43 +175,134 @@ final class GroupCommitWriter implements AutoCloseable {
     }
   }
 
-  private WriteContext context() throws SQLException {
-    if (current == null) {
-      current = new WriteContext(source.open());
-    }
-    return current;
-  }
+  /**
+   * One writing connection and the thread that commits on it. SQLite has one; PostgreSQL several,
+   * taking turns at the same waiting work, so that one node's commits overlap (the database keeps
+   * concurrent takes apart with {@code SKIP LOCKED}, and its own group commit shares the flushes).
+   */
+  private final class Lane {
+    private WriteContext current;
 
-  private void rollback(WriteContext tx) {
-    try {
-      tx.prepare("ROLLBACK").execute();
-    } catch (SQLException e) {
-      // No transaction left to roll back, or the connection broke: checked below.
+    private void run() {
+      List<Pending<?>> batch = new ArrayList<>();
+      try {
+        while (true) {
+          Pending<?> first = waiting.take();
+          if (first == STOP) {
+            break;
+          }
+          batch.add(first);
+          waiting.drainTo(batch, MAX_BATCH - 1);
+          boolean stop = batch.removeIf(p -> p == STOP);
+          try {
+            process(batch);
+          } catch (RuntimeException | Error e) {
+            LOG.error("The {} writer failed unexpectedly; failing its pending writes", dialect, e);
+            batch.forEach(p -> p.fail(e));
+          }
+          batch.clear();
+          if (stop) {
+            break;
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        dropConnection();
+        if (lanes.decrementAndGet() == 0) {
+          failWaiting();
+        } else {
+          // The stop is for every lane: pass it on.
+          waiting.add(STOP);
+        }
+      }
     }
-    // A statement that failed may be left unusable by the driver (sqlite-jdbc after
-    // SQLITE_FULL): failures are rare, so prepare everything afresh.
-    tx.closeStatements();
-    try {
-      if (tx.connection().isValid(1)) {
+
+    private void process(List<Pending<?>> batch) {
+      if (attempt(batch) != Outcome.FAILED || batch.size() == 1) {
         return;
       }
-    } catch (SQLException e) {
-      // Treated as broken.
+      for (Pending<?> alone : batch) {
+        if (attempt(List.of(alone)) == Outcome.NO_CONNECTION) {
+          // The others would each wait for a connection in vain: attempt() failed them all.
+          batch.stream().filter(p -> !p.done()).forEach(p -> p.fail(alone.failure()));
+          return;
+        }
+      }
     }
-    dropConnection();
-  }
 
-  private void dropConnection() {
-    if (current == null) {
-      return;
+    /** Runs {@code batch} in one transaction; on failure rolls back and, if alone, fails it. */
+    private Outcome attempt(List<Pending<?>> batch) {
+      WriteContext tx;
+      try {
+        tx = context();
+      } catch (SQLException e) {
+        batch.forEach(p -> p.fail(e));
+        return Outcome.NO_CONNECTION;
+      }
+      try {
+        tx.prepare(dialect.begin()).execute();
+        runAll(tx, batch);
+        dialect.notifyQueues(tx, tx.enqueuedQueues());
+        tx.prepare("COMMIT").execute();
+      } catch (SQLException | RuntimeException e) {
+        commitFailures.increment();
+        rollback(tx);
+        tx.clearQueues();
+        if (batch.size() == 1) {
+          batch.getFirst().fail(e);
+        }
+        return Outcome.FAILED;
+      }
+      commits.increment();
+      commitWrites.record(batch.size());
+      Set<String> readied = Set.copyOf(tx.readiedQueues());
+      tx.clearQueues();
+      batch.forEach(Pending::complete);
+      if (!readied.isEmpty()) {
+        afterCommit.accept(readied);
+      }
+      return Outcome.COMMITTED;
     }
-    current.closeStatements();
-    try {
-      current.connection().close();
-    } catch (SQLException e) {
-      LOG.debug("Closing the broken {} write connection failed", dialect, e);
+
+    private WriteContext context() throws SQLException {
+      if (current == null) {
+        current = new WriteContext(source.open());
+      }
+      return current;
     }
-    current = null;
+
+    private void rollback(WriteContext tx) {
+      try {
+        tx.prepare("ROLLBACK").execute();
+      } catch (SQLException e) {
+        // No transaction left to roll back, or the connection broke: checked below.
+      }
+      // A statement that failed may be left unusable by the driver (sqlite-jdbc after
+      // SQLITE_FULL): failures are rare, so prepare everything afresh.
+      tx.closeStatements();
+      try {
+        if (tx.connection().isValid(1)) {
+          return;
+        }
+      } catch (SQLException e) {
+        // Treated as broken.
+      }
+      dropConnection();
+    }
+
+    private void dropConnection() {
+      if (current == null) {
+        return;
+      }
+      current.closeStatements();
+      try {
+        current.connection().close();
+      } catch (SQLException e) {
+        LOG.debug("Closing the broken {} write connection failed", dialect, e);
+      }
+      current = null;
+    }
   }
 
   private void failWaiting() {
@@ -295,7 +319,7 @@ final class GroupCommitWriter implements AutoCloseable {
     }
     closed = true;
     waiting.add(STOP);
-    Threads.joinUninterruptibly(thread);
+    threads.forEach(Threads::joinUninterruptibly);
     failWaiting();
   }
 

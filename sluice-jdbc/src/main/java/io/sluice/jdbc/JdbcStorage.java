@@ -68,7 +68,8 @@ final class JdbcStorage implements Storage {
       StoredValues values,
       MeterRegistry registry,
       Clock clock,
-      AutoCloseable owned) {
+      AutoCloseable owned,
+      int writers) {
     this.owned = owned;
     this.dialect = dialect;
     this.description = description;
@@ -76,7 +77,8 @@ final class JdbcStorage implements Storage {
     this.readers = readers;
     this.values = values;
     this.clock = clock;
-    this.writer = new GroupCommitWriter(dialect, writes, signals::wake, failures, registry);
+    this.writer =
+        new GroupCommitWriter(dialect, writes, signals::wake, failures, registry, writers);
     this.listener = listener == null ? null : listener.apply(signals);
     LOG.debug("Opened storage {}", description);
   }

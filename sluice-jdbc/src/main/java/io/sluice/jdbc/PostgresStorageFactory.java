@@ -73,7 +73,17 @@ public final class PostgresStorageFactory implements StorageFactory {
         values,
         registry,
         clock,
-        null);
+        null,
+        writers(config.poolSize()));
+  }
+
+  /**
+   * How many of the pool's connections write, each committing on its own: half the pool, at most
+   * two, at least one. On 2 cores a second writer raised the 1 KB queue's throughput in most paired
+   * runs (by up to 74%), and four did worse than two.
+   */
+  static int writers(int poolSize) {
+    return Math.max(1, Math.min(2, poolSize / 2));
   }
 
   private static HikariConfig poolConfig(StorageConfig config) {

@@ -128,7 +128,8 @@ public final class SqliteStorageFactory implements StorageFactory {
           () -> {
             checkpointer.close();
             owner.channel().close();
-          });
+          },
+          1);
     } catch (RuntimeException e) {
       checkpointer.close();
       throw e;

@@ -78,19 +78,7 @@ class GroupCommitTest {
   @Test
   void aFailingWriteFailsAloneAndLeavesNothingVisible() throws Exception {
     CountDownLatch hold = new CountDownLatch(1);
-    Future<?> blocker =
-        threads.submit(
-            () ->
-                storage.write(
-                    "hold the writer",
-                    tx -> {
-                      try {
-                        hold.await();
-                      } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                      }
-                      return null;
-                    }));
+    Future<?> blocker = TestStorages.holdAWriter(storage, hold, threads);
     await().until(() -> storage.waitingWrites() == 0 && commits() == 0);
     List<Future<Long>> good = new ArrayList<>();
     for (int i = 0; i < 5; i++) {

@@ -44,4 +44,26 @@ final class TestStorages {
   static JdbcStorage postgres(PostgresTestDatabase db, Clock clock, MeterRegistry registry) {
     return (JdbcStorage) new PostgresStorageFactory().open(db.config(), values(), registry, clock);
   }
+
+  /**
+   * Occupies one of {@code storage}'s writers with work that waits for {@code hold}, on one of
+   * {@code threads}; the future completes once it is let go and committed.
+   */
+  static java.util.concurrent.Future<Object> holdAWriter(
+      JdbcStorage storage,
+      java.util.concurrent.CountDownLatch hold,
+      java.util.concurrent.ExecutorService threads) {
+    return threads.submit(
+        () ->
+            storage.write(
+                "hold a writer",
+                tx -> {
+                  try {
+                    hold.await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  return null;
+                }));
+  }
 }

@@ -41,14 +41,14 @@ import java.util.concurrent.atomic.LongAdder;
  * <pre>
  * sluice-bench/run-e4.sh [--cases sqlite-queue,sqlite-store,pg-queue,pg-store]
  *     [--serializers jdk,kryo,fory] [--codecs none,deflate,gzip,lz4,zstd] [--sizes 1k,100k,1m]
- *     [--seconds 3] [--runs 3] [--warm-up 3] [--sync FULL|NORMAL] [--max-others 100] [--out e4.csv]
+ *     [--seconds 3] [--runs 3] [--warm-up 3] [--threads 16] [--sync FULL|NORMAL] [--max-others 100] [--out e4.csv]
  * </pre>
  *
  * <p>A transaction is, for a queue, one message enqueued, taken and acknowledged (producers and
  * consumers at once: {@value #PRODUCERS} producers call {@code enqueueAll} with about 64 KB per
  * call, {@value #CONSUMERS} consumers take up to 256 and acknowledge them with one {@code ackAll});
- * for an object store, one put and one get of the same key ({@value #STORE_THREADS} threads, 10,000
- * keys each). The payload is a {@link StoredMessage} whose payload is an order ({@link
+ * for an object store, one put and one get of the same key ({@code --threads}, 16 by default,
+ * 10,000 keys each). The payload is a {@link StoredMessage} whose payload is an order ({@link
  * SerializationShapes#order}) with as many line items as make its JDK-serialized record the size
  * asked. First every case runs once per serializer for {@code --warm-up} seconds, unrecorded (the
  * JIT's work would otherwise land in the first rows); then each combination gets a fresh store, a
@@ -60,7 +60,10 @@ public final class StorageBenchmark {
 
   static final int PRODUCERS = 4;
   static final int CONSUMERS = 2;
-  static final int STORE_THREADS = 16;
+
+  /** Threads putting and getting in the object-store cases: {@code --threads 16}. */
+  static int STORE_THREADS = 16;
+
   static final String PG_URL = "jdbc:postgresql://127.0.0.1:5432/test";
   static final String PG_SCHEMA = "sluice_bench";
 
@@ -88,6 +91,7 @@ public final class StorageBenchmark {
     Path out = Path.of(options.getOrDefault("out", "e4.csv"));
     SYNC = StorageConfig.Sync.valueOf(options.getOrDefault("sync", "FULL"));
     MAX_OTHERS = Double.parseDouble(options.getOrDefault("max-others", "100"));
+    STORE_THREADS = Integer.parseInt(options.getOrDefault("threads", "16"));
     boolean fresh = !Files.exists(out);
     try (PrintStream csv =
         new PrintStream(

@@ -11,6 +11,8 @@ final class Gate implements Processor {
 
   private final CountDownLatch open = new CountDownLatch(1);
   private final AtomicInteger holding = new AtomicInteger();
+  private final AtomicInteger maxHolding = new AtomicInteger();
+  private final AtomicInteger entered = new AtomicInteger();
   private final String answer;
 
   /** A gate whose messages leave with {@code answer} as payload. */
@@ -20,11 +22,16 @@ final class Gate implements Processor {
 
   @Override
   public Message process(Message message) throws InterruptedException {
-    holding.incrementAndGet();
-    if (!open.await(10, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("the test never opened the gate");
+    entered.incrementAndGet();
+    maxHolding.accumulateAndGet(holding.incrementAndGet(), Math::max);
+    try {
+      if (!open.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the test never opened the gate");
+      }
+      return message.withPayload(answer);
+    } finally {
+      holding.decrementAndGet();
     }
-    return message.withPayload(answer);
   }
 
   void open() {
@@ -33,5 +40,13 @@ final class Gate implements Processor {
 
   int holding() {
     return holding.get();
+  }
+
+  int maxHolding() {
+    return maxHolding.get();
+  }
+
+  int entered() {
+    return entered.get();
   }
 }

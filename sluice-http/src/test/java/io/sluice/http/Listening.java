@@ -81,7 +81,7 @@ final class Listening implements AutoCloseable {
   @Override
   public void close() {
     app.stop();
-    listener.terminated().join();
+    listener.terminated().orTimeout(15, java.util.concurrent.TimeUnit.SECONDS).join();
     client.close();
   }
 }

@@ -93,7 +93,7 @@ final class Connection {
       current.answered = true;
       server.metrics().refused(Refusal.TIMEOUT);
       FullHttpResponse response =
-          RequestMapping.plain(HttpResponseStatus.GATEWAY_TIMEOUT, "the flow took too long");
+          Exchanges.plain(HttpResponseStatus.GATEWAY_TIMEOUT, "the flow took too long");
       write(response, false);
     }
   }
@@ -123,7 +123,7 @@ final class Connection {
     if (current != null) {
       current.answered = true;
     }
-    write(RequestMapping.plain(status, text), false);
+    write(Exchanges.plain(status, text), false);
   }
 
   /** A whole request arrived; it runs now, or after the one in progress. */
@@ -174,13 +174,13 @@ final class Connection {
       answer(
           exchange,
           pathKnown
-              ? RequestMapping.plain(
+              ? Exchanges.plain(
                   HttpResponseStatus.METHOD_NOT_ALLOWED, "no listener takes " + method + " here")
-              : RequestMapping.plain(HttpResponseStatus.NOT_FOUND, "no listener at this path"));
+              : Exchanges.plain(HttpResponseStatus.NOT_FOUND, "no listener at this path"));
       return;
     }
     Message message =
-        RequestMapping.toMessage(
+        Exchanges.toMessage(
             request, uri, route, params, String.valueOf(ctx.channel().remoteAddress()));
     route
         .flow()
@@ -209,7 +209,7 @@ final class Connection {
     FullHttpResponse response;
     if (cause == null) {
       try {
-        response = RequestMapping.toResponse(result);
+        response = Exchanges.toResponse(result);
       } catch (RuntimeException badResponse) {
         log.warn("500: the flow's message makes no response: {}", badResponse.getMessage());
         response = internalError();
@@ -222,14 +222,14 @@ final class Connection {
   }
 
   private static FullHttpResponse internalError() {
-    return RequestMapping.plain(
+    return Exchanges.plain(
         HttpResponseStatus.INTERNAL_SERVER_ERROR, "the flow failed; its log says why");
   }
 
   private void busy(Exchange exchange, String why) {
     server.metrics().refused(Refusal.BUSY);
     FullHttpResponse response =
-        RequestMapping.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, why + "; try again later");
+        Exchanges.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, why + "; try again later");
     response.headers().set(HttpHeaderNames.RETRY_AFTER, server.config().retryAfter().toSeconds());
     answer(exchange, response);
   }
@@ -246,7 +246,7 @@ final class Connection {
       return;
     }
     if (!keepAlive) {
-      RequestMapping.closing(response);
+      Exchanges.closing(response);
       closing = true;
     }
     server.metrics().response(response.status().code());

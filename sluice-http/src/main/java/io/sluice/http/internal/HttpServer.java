@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -167,17 +168,21 @@ public final class HttpServer {
    */
   void stop() {
     draining = true;
-    channel.close().syncUninterruptibly();
+    channel.close().awaitUninterruptibly(config.shutdownTimeout().toMillis());
     for (Channel connection : connections) {
-      connection
-          .eventLoop()
-          .execute(
-              () -> {
-                ConnectionHandler head = connection.pipeline().get(ConnectionHandler.class);
-                if (head != null && head.connection() != null) {
-                  head.connection().drain();
-                }
-              });
+      try {
+        connection
+            .eventLoop()
+            .execute(
+                () -> {
+                  ConnectionHandler head = connection.pipeline().get(ConnectionHandler.class);
+                  if (head != null && head.connection() != null) {
+                    head.connection().drain();
+                  }
+                });
+      } catch (RejectedExecutionException loopGone) {
+        connection.close();
+      }
     }
     if (connections.isEmpty()) {
       release();

@@ -3,30 +3,40 @@ package io.sluice.http.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.sluice.core.Message;
 import io.sluice.http.HttpListenerSource;
+import io.sluice.http.HttpRequestConfig;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Requests to messages and messages to responses, as {@link HttpListenerSource} documents. */
-final class RequestMapping {
+/**
+ * HTTP exchanges to messages and back: the listener's requests and responses as {@link
+ * HttpListenerSource} documents, the requester's as {@link io.sluice.http.HttpRequestProcessor}
+ * does.
+ */
+public final class Exchanges {
 
   private static final String TEXT = "text/plain; charset=UTF-8";
 
-  private RequestMapping() {}
+  private Exchanges() {}
 
   /** The message a request becomes. */
   static Message toMessage(
@@ -65,14 +75,14 @@ final class RequestMapping {
   }
 
   /** No body: null; a text body: a String in its charset (UTF-8 unless said); else bytes. */
-  private static Object body(FullHttpRequest request) {
-    ByteBuf content = request.content();
+  private static Object body(FullHttpMessage message) {
+    ByteBuf content = message.content();
     if (!content.isReadable()) {
       return null;
     }
-    String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+    String type = message.headers().get(HttpHeaderNames.CONTENT_TYPE);
     if (type != null && isText(type.toLowerCase(Locale.ROOT))) {
-      return content.toString(HttpUtil.getCharset(request, StandardCharsets.UTF_8));
+      return content.toString(HttpUtil.getCharset(message, StandardCharsets.UTF_8));
     }
     return ByteBufUtil.getBytes(content);
   }
@@ -86,21 +96,29 @@ final class RequestMapping {
         || type.contains("+xml");
   }
 
+  /** The bytes a payload is sent as: bytes as they are, null as none, anything else as UTF-8. */
+  private static byte[] bytes(Object payload) {
+    if (payload == null) {
+      return new byte[0];
+    }
+    return payload instanceof byte[] bytes
+        ? bytes
+        : String.valueOf(payload).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The content type a payload is sent with, or null for none. */
+  private static String contentType(Object payload) {
+    if (payload == null) {
+      return null;
+    }
+    return payload instanceof byte[] ? "application/octet-stream" : TEXT;
+  }
+
   /** The response a flow's message makes. */
   static FullHttpResponse toResponse(Message message) {
     HttpResponseStatus status = HttpResponseStatus.valueOf(status(message));
-    Object payload = message.payload();
-    byte[] body;
-    String type = null;
-    if (payload == null) {
-      body = new byte[0];
-    } else if (payload instanceof byte[] bytes) {
-      body = bytes;
-      type = "application/octet-stream";
-    } else {
-      body = String.valueOf(payload).getBytes(StandardCharsets.UTF_8);
-      type = TEXT;
-    }
+    byte[] body = bytes(message.payload());
+    String type = contentType(message.payload());
     FullHttpResponse response =
         new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
     if (type != null) {
@@ -154,6 +172,56 @@ final class RequestMapping {
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, TEXT);
     HttpUtil.setContentLength(response, body.length);
     return response;
+  }
+
+  /** Parses an {@code http://} URL; fails naming the rule when it is not one. */
+  public static URI httpUri(String url) {
+    URI uri;
+    try {
+      uri = new URI(url);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("url '" + url + "' is not a URL: " + e.getMessage());
+    }
+    if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+      throw new IllegalArgumentException(
+          "url '" + url + "' must be http://host[:port]/path (https is not supported yet)");
+    }
+    return uri;
+  }
+
+  /** The request an outbound call sends: the config's method and headers, the payload as body. */
+  public static FullHttpRequest request(HttpRequestConfig config, URI uri, Message message) {
+    String target = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    if (uri.getRawQuery() != null) {
+      target += "?" + uri.getRawQuery();
+    }
+    Object payload = message.payload();
+    FullHttpRequest request =
+        new DefaultFullHttpRequest(
+            HttpVersion.HTTP_1_1,
+            HttpMethod.valueOf(config.method()),
+            target,
+            Unpooled.wrappedBuffer(bytes(payload)));
+    HttpHeaders headers = request.headers();
+    headers.set(
+        HttpHeaderNames.HOST,
+        uri.getPort() == -1 ? uri.getHost() : uri.getHost() + ":" + uri.getPort());
+    if (contentType(payload) != null) {
+      headers.set(HttpHeaderNames.CONTENT_TYPE, contentType(payload));
+    }
+    config.headers().forEach((name, value) -> headers.set(name, value.render(message)));
+    HttpUtil.setContentLength(request, request.content().readableBytes());
+    HttpUtil.setKeepAlive(request, true);
+    return request;
+  }
+
+  /** The message a response makes: the body as payload, status and headers as attributes. */
+  public static Message responseMessage(Message request, FullHttpResponse response) {
+    Map<String, Object> attributes = new HashMap<>();
+    attributes.put("statusCode", response.status().code());
+    attributes.put("reasonPhrase", response.status().reasonPhrase());
+    attributes.put("headers", headers(response.headers()));
+    return request.withPayload(body(response)).withAttributes(attributes);
   }
 
   /** Marks the response as the connection's last. */

@@ -127,4 +127,43 @@ class HttpListenerIsMappedFromYamlTest {
       assertThat(response.body()).isEqualTo("hello ada");
     }
   }
+
+  @Test
+  void aRequesterCallsTheListenerOfAnotherFlow() throws Exception {
+    try (Application server =
+        Configs.build(
+            """
+            flows:
+              - name: upper
+                source:
+                  http-listener: { host: 127.0.0.1, port: 0, methods: [POST] }
+                processors:
+                  - expression: { expression: "payload.toUpperCase() + attributes.headers['x-tag']" }
+            """)) {
+      server.start();
+      int port = listener(server).port();
+      try (Application caller =
+          Configs.build(
+              """
+              flows:
+                - name: caller
+                  processors:
+                    - http-request:
+                        url: "http://127.0.0.1:%d/"
+                        method: POST
+                        headers: { X-Tag: "#[vars.tag]" }
+                        responseTimeout: 5s
+                        maxConnectionsPerHost: 4
+              """
+                  .formatted(port))) {
+        caller.start();
+        var result =
+            caller
+                .send("caller", io.sluice.core.Message.of("hi").withVariable("tag", "!"))
+                .get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(result.payload()).isEqualTo("HI!");
+        assertThat(result.attribute("statusCode")).isEqualTo(200);
+      }
+    }
+  }
 }

@@ -24,7 +24,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>The response comes from the message the flow ends with: the status from the variable {@link
  * #STATUS} (200 unless set), the headers from the variable {@link #HEADERS} (a map), the body from
  * the payload (bytes as they are, anything else as UTF-8 text). A failed flow answers 500 with no
- * detail (its error handler may set the status and continue instead); a busy flow answers 503 with
+ * detail, 503 when it failed with a {@link io.sluice.core.ThrottledException} and 504 with a
+ * timeout (its error handler may set the status and continue instead); a busy flow answers 503 with
  * {@code Retry-After}. The request is offered to the flow ({@link SourceContext#offer}), which
  * never holds the event loop: where the flow would wait for room it answers 503 at once.
  */

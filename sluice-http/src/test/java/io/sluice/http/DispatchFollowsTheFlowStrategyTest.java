@@ -48,7 +48,7 @@ class DispatchFollowsTheFlowStrategyTest {
   void autoRunsCpuLiteOnTheEventLoopAndBlockingWorkOnVirtualThreads() throws Exception {
     String[] threads = threadsUnder(ProcessingStrategy.defaultStrategy());
     assertThat(threads[0]).startsWith("platform sluice-http-");
-    assertThat(threads[1]).startsWith("virtual sluice-http-io-");
+    assertThat(threads[1]).startsWith("virtual sluice-web-io-");
   }
 
   @Test
@@ -57,7 +57,7 @@ class DispatchFollowsTheFlowStrategyTest {
         threadsUnder(
             new ProcessingStrategy.Synchronous(
                 ThreadingProfile.builder().maxThreadsActive(2).build()));
-    assertThat(threads[0]).startsWith("platform sluice-http-receiver-");
+    assertThat(threads[0]).startsWith("platform sluice-web-receiver-");
     assertThat(threads[1]).isEqualTo(threads[0]);
   }
 }

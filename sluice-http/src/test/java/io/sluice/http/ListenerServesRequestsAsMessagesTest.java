@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.OnError;
 import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.ThrottledException;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 /** A request becomes a message; the message the flow ends with becomes the response. */
@@ -161,6 +163,23 @@ class ListenerServesRequestsAsMessagesTest {
       String answers = raw.send(two).readUntilClosed();
       assertThat(answers.split("HTTP/1.1 200 OK", -1)).hasSize(3);
       assertThat(answers).endsWith("hi");
+    }
+  }
+
+  @Test
+  void aBusyServiceBehindTheFlowIs503AndATimeoutBehindItIs504() throws Exception {
+    Processor downstream =
+        m -> {
+          if ("busy".equals(((Map<?, ?>) m.attribute("queryParams")).get("say"))) {
+            throw new ThrottledException("the service behind said 429");
+          }
+          throw new TimeoutException("the service behind never answered");
+        };
+    try (Listening http = Listening.start("/", downstream)) {
+      HttpResponse<String> busy = http.get("/?say=busy");
+      assertThat(busy.statusCode()).isEqualTo(503);
+      assertThat(busy.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(http.get("/?say=late").statusCode()).isEqualTo(504);
     }
   }
 }

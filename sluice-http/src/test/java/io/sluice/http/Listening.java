@@ -1,5 +1,7 @@
 package io.sluice.http;
 
+import static org.awaitility.Awaitility.await;
+
 import io.sluice.core.Application;
 import io.sluice.core.Flow;
 import io.sluice.core.ProcessingStrategy;
@@ -36,7 +38,7 @@ final class Listening implements AutoCloseable {
       ProcessingStrategy strategy,
       UnaryOperator<Flow.Builder> flow) {
     HttpListenerSource listener = new HttpListenerSource(config, path, Set.of());
-    Flow built = flow.apply(Flow.builder("http").strategy(strategy).source(listener)).build();
+    Flow built = flow.apply(Flow.builder("web").strategy(strategy).source(listener)).build();
     Application app =
         Application.builder().flow(built).shutdownTimeout(Duration.ofSeconds(10)).build();
     app.start();
@@ -83,5 +85,12 @@ final class Listening implements AutoCloseable {
     app.stop();
     listener.terminated().orTimeout(15, java.util.concurrent.TimeUnit.SECONDS).join();
     client.close();
+    // Every server and requester of the test gave the engine back: its event loops end.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () ->
+                Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(t -> t.isAlive() && t.getName().startsWith("sluice-http-")));
   }
 }

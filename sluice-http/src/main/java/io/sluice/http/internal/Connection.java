@@ -10,13 +10,16 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
+import io.sluice.core.ThrottledException;
 import io.sluice.http.internal.HttpMetrics.Refusal;
+import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -214,6 +217,17 @@ final class Connection {
         log.warn("500: the flow's message makes no response: {}", badResponse.getMessage());
         response = internalError();
       }
+    } else if (cause instanceof ThrottledException throttled) {
+      // The flow's own downstream said "too many": the client hears busy, as from a full flow.
+      log.debug("503: {}", throttled.getMessage());
+      busy(exchange, "a service behind this one is busy");
+      return;
+    } else if (cause instanceof TimeoutException || cause instanceof SocketTimeoutException) {
+      log.warn("504: {}", cause.toString());
+      server.metrics().refused(Refusal.TIMEOUT);
+      response =
+          Exchanges.plain(
+              HttpResponseStatus.GATEWAY_TIMEOUT, "a service behind this one timed out");
     } else {
       log.warn("500: {}", cause.toString());
       response = internalError();

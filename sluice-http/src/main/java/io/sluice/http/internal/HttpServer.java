@@ -25,6 +25,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One listening socket on the shared Netty engine and the routes of the listeners on it. Stopping
@@ -32,6 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * close}) for up to shutdownTimeout, then closes what is left.
  */
 public final class HttpServer {
+
+  private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
 
   private final HttpServerConfig config;
   private final EventLoopGroup group;
@@ -55,6 +59,7 @@ public final class HttpServer {
       throw e;
     }
     this.metrics = new HttpMetrics(registry, config.host() + ":" + port(), open);
+    log.info("HTTP server listening on {}:{}: {}", config.host(), port(), config);
   }
 
   private Channel bind() {

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
 import io.sluice.http.internal.HttpMetrics.Refusal;
 import java.nio.charset.StandardCharsets;
 
@@ -48,7 +49,7 @@ final class ConnectionHandler extends ChannelDuplexHandler {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
     if (!server.admitted(ctx.channel())) {
-      io.netty.util.ReferenceCountUtil.release(msg);
+      ReferenceCountUtil.release(msg);
       return;
     }
     connection.bytesArrived();

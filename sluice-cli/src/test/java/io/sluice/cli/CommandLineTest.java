@@ -29,7 +29,7 @@ class CommandLineTest {
 
   @Test
   void validateAcceptsTheExamples() {
-    for (String example : new String[] {"file-copy.yaml", "scheduler.yaml"}) {
+    for (String example : new String[] {"file-copy.yaml", "scheduler.yaml", "http-hello.yaml"}) {
       CliRun run = CliRun.of("validate", "../examples/" + example);
       assertThat(run.exitCode()).as(run.err()).isZero();
       assertThat(run.out()).contains("is valid");

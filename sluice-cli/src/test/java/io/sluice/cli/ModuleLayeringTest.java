@@ -28,16 +28,18 @@ class ModuleLayeringTest {
             "io.sluice.testkit..",
             "io.sluice.bench..",
             "io.sluice.jdbc..",
-            "io.sluice.serializers..")
+            "io.sluice.serializers..",
+            "io.sluice.http..")
         .check(SLUICE);
   }
 
   @Test
-  void storesAndSerializersDependOnlyOnTheCore() {
+  void storesSerializersAndHttpDependOnlyOnTheCore() {
     for (String[] module :
         new String[][] {
-          {"io.sluice.jdbc..", "io.sluice.serializers.."},
-          {"io.sluice.serializers..", "io.sluice.jdbc.."}
+          {"io.sluice.jdbc..", "io.sluice.serializers..", "io.sluice.http.."},
+          {"io.sluice.serializers..", "io.sluice.jdbc..", "io.sluice.http.."},
+          {"io.sluice.http..", "io.sluice.jdbc..", "io.sluice.serializers.."}
         }) {
       noClasses()
           .that()
@@ -49,13 +51,14 @@ class ModuleLayeringTest {
               "io.sluice.cli..",
               "io.sluice.testkit..",
               "io.sluice.bench..",
-              module[1])
+              module[1],
+              module[2])
           .check(SLUICE);
     }
   }
 
   @Test
-  void theConfigurationDependsOnlyOnTheCore() {
+  void theConfigurationDependsOnlyOnTheCoreAndHttp() {
     noClasses()
         .that()
         .resideInAPackage("io.sluice.config..")
@@ -82,6 +85,13 @@ class ModuleLayeringTest {
         .dependOnClassesThat()
         .resideInAPackage("io.sluice.config.internal..")
         .allowEmptyShould(true)
+        .check(SLUICE);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.sluice.http..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.http.internal..")
         .check(SLUICE);
   }
 

@@ -14,13 +14,17 @@ import io.sluice.core.spi.Source;
 import io.sluice.core.store.QueueOptions;
 import io.sluice.core.vm.VmListenerSource;
 import io.sluice.core.vm.VmPersistence;
+import io.sluice.http.HttpListenerSource;
+import io.sluice.http.HttpServerConfig;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Maps one entry of {@code flows}: its strategy, source, processors, sinks and error handler. */
 final class FlowMapper {
@@ -128,12 +132,42 @@ final class FlowMapper {
         yield problems.attempt(
             s.get("consumers").path(), () -> new VmListenerSource(queue, consumers, persistence));
       }
+      case "http-listener" -> httpListener(s);
       default -> {
         problems.add(
-            s.path(), kind.getKey(), "is not a source; use file, scheduler or vm-listener");
+            s.path(),
+            kind.getKey(),
+            "is not a source; use file, scheduler, vm-listener or http-listener");
         yield null;
       }
     };
+  }
+
+  private Source httpListener(ConfigNode s) {
+    HttpServerConfig d = HttpServerConfig.builder(0).build();
+    long maxInitialLineLength = s.size("maxInitialLineLength", d.maxInitialLineLength());
+    long maxHeaderSize = s.size("maxHeaderSize", d.maxHeaderSize());
+    HttpServerConfig.Builder server =
+        HttpServerConfig.builder(s.integer("port", 0))
+            .host(s.text("host", d.host()))
+            .maxBodySize(s.size("maxBodySize", d.maxBodySize()))
+            .maxHeaderSize((int) Math.min(Integer.MAX_VALUE, maxHeaderSize))
+            .maxInitialLineLength((int) Math.min(Integer.MAX_VALUE, maxInitialLineLength))
+            .requestTimeout(s.duration("requestTimeout", d.requestTimeout()))
+            .idleTimeout(s.duration("idleTimeout", d.idleTimeout()))
+            .maxConnections(s.integer("maxConnections", d.maxConnections()))
+            .keepAlive(s.bool("keepAlive", d.keepAlive()))
+            .backlog(s.integer("backlog", d.backlog()))
+            .retryAfter(s.duration("retryAfter", d.retryAfter()))
+            .shutdownTimeout(s.duration("shutdownTimeout", d.shutdownTimeout()));
+    HttpServerConfig built = problems.attempt(s.path(), server::build);
+    String path = s.text("path", "/");
+    Set<String> methods = new LinkedHashSet<>(s.texts("methods"));
+    // The path is checked even when the server settings are broken: every problem at once.
+    Source listener =
+        problems.attempt(
+            s.path(), () -> new HttpListenerSource(built == null ? d : built, path, methods));
+    return built == null ? null : listener;
   }
 
   /** The persistent queue settings of a vm-listener; null (and a problem) when one is broken. */

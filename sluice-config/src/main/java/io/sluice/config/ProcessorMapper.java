@@ -15,9 +15,12 @@ import io.sluice.core.processor.SetVariableProcessor;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.vm.VmPublishProcessor;
+import io.sluice.http.HttpRequestConfig;
+import io.sluice.http.HttpRequestProcessor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.event.Level;
@@ -133,6 +136,7 @@ final class ProcessorMapper {
             : new FileWriteProcessor(directory, fileName, mode);
       }
       case "store-put", "store-get", "store-remove" -> objectStore(kind, node);
+      case "http-request" -> httpRequest(node);
       default -> {
         problems.add(node.path(), kind, "is not a known processor");
         yield null;
@@ -151,6 +155,33 @@ final class ProcessorMapper {
     return problems.attempt(
         "",
         () -> JavaComponentProcessor.load(node.path(), className, method, type, componentLoader));
+  }
+
+  private Processor httpRequest(ConfigNode node) {
+    Template url = template(node, "url", null);
+    Map<String, Template> headers = new LinkedHashMap<>();
+    ConfigNode headerNode = node.get("headers");
+    if (headerNode.isPresent()) {
+      headerNode
+          .node()
+          .properties()
+          .forEach(
+              header -> headers.put(header.getKey(), template(headerNode, header.getKey(), null)));
+    }
+    HttpRequestConfig d = HttpRequestConfig.builder("GET", Template.parse("url", "/")).build();
+    HttpRequestConfig.Builder config =
+        HttpRequestConfig.builder(node.text("method", "GET"), url)
+            .headers(headers)
+            .connectTimeout(node.duration("connectTimeout", d.connectTimeout()))
+            .responseTimeout(node.duration("responseTimeout", d.responseTimeout()))
+            .maxConnectionsPerHost(node.integer("maxConnectionsPerHost", d.maxConnectionsPerHost()))
+            .maxResponseSize(node.size("maxResponseSize", d.maxResponseSize()))
+            .failOnErrorStatus(node.bool("failOnErrorStatus", d.failOnErrorStatus()));
+    if (url == null || headers.containsValue(null)) {
+      return null;
+    }
+    HttpRequestConfig built = problems.attempt(node.path(), config::build);
+    return built == null ? null : new HttpRequestProcessor(built);
   }
 
   /** A template at {@code key} (required when {@code defaultText} is null); null if broken. */

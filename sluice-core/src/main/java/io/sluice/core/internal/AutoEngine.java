@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.sluice.core.ExhaustedAction;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
@@ -79,10 +80,9 @@ final class AutoEngine extends Engine {
     boolean admitted;
     try {
       admitted =
-          switch (config.backpressure()) {
-            case WAIT -> admission.tryAcquire(config.waitTimeout().toNanos(), TimeUnit.NANOSECONDS);
-            default -> admission.tryAcquire();
-          };
+          config.backpressure() == ExhaustedAction.WAIT && execution.mayWait()
+              ? admission.tryAcquire(config.waitTimeout().toNanos(), TimeUnit.NANOSECONDS)
+              : admission.tryAcquire();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       admitted = false;
@@ -96,8 +96,9 @@ final class AutoEngine extends Engine {
               "maxInFlight "
                   + config.maxInFlight()
                   + " reached, "
-                  + "backpressure "
-                  + config.backpressure()));
+                  + (execution.mayWait()
+                      ? "backpressure " + config.backpressure()
+                      : "the source cannot wait")));
       return;
     }
     execution.admitted();

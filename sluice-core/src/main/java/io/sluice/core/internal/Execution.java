@@ -25,6 +25,7 @@ final class Execution implements StageTask {
   private Throwable original;
   private boolean placed;
   private boolean admitted;
+  private boolean offered;
   private Lane lane = Lane.CALLER;
 
   /** Which kind of thread the execution is on, as the auto engine placed it. */
@@ -71,6 +72,21 @@ final class Execution implements StageTask {
     admitted = true;
   }
 
+  /** Marks that the source offered this message: entering must not hold the source's thread. */
+  void offered() {
+    offered = true;
+  }
+
+  /** Marks that the message got past the flow's entry, where an offer could be refused. */
+  void entered() {
+    offered = false;
+  }
+
+  @Override
+  public boolean mayWait() {
+    return !offered;
+  }
+
   boolean isAdmitted() {
     return admitted;
   }
@@ -104,6 +120,7 @@ final class Execution implements StageTask {
   /** Runs on the current thread until the chain ends or the engine hands it over. */
   @Override
   public void run() {
+    entered();
     Engine engine = flow.engine();
     while (index < chain.size()) {
       Processor processor = chain.get(index);

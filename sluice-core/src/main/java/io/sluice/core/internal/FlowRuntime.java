@@ -178,7 +178,7 @@ final class FlowRuntime implements SourceContext {
    */
   private CompletableFuture<Void> fromDurable(Delivery delivery) {
     StoredMessage stored = (StoredMessage) delivery.payload();
-    CompletableFuture<Message> result = enter(stored.toMessage());
+    CompletableFuture<Message> result = enter(stored.toMessage(), true);
     String key = stored.correlationId();
     CompletableFuture<Message> sender = null;
     if (key != null && !(result.isCompletedExceptionally() && isBusy(result.exceptionNow()))) {
@@ -261,9 +261,18 @@ final class FlowRuntime implements SourceContext {
 
   @Override
   public CompletableFuture<Message> submit(Message message) {
+    return submit(message, true);
+  }
+
+  @Override
+  public CompletableFuture<Message> offer(Message message) {
+    return submit(message, false);
+  }
+
+  private CompletableFuture<Message> submit(Message message, boolean mayWait) {
     DurableQueue kept = durable;
     if (kept == null) {
-      return enter(message);
+      return enter(message, mayWait);
     }
     if (!accepting) {
       refused.increment();
@@ -283,7 +292,7 @@ final class FlowRuntime implements SourceContext {
   }
 
   /** Hands a message to the engine's receiver stage (or first processor). */
-  private CompletableFuture<Message> enter(Message message) {
+  private CompletableFuture<Message> enter(Message message, boolean mayWait) {
     // Counted first, checked second: a stop that turned accepting off and then saw nothing in
     // flight can never have a message slip in behind it.
     inFlight.enter();
@@ -294,6 +303,9 @@ final class FlowRuntime implements SourceContext {
           new FlowBusyException(flow.name(), "receiver", "the flow is not running"));
     }
     Execution execution = new Execution(this, chain, message);
+    if (!mayWait) {
+      execution.offered();
+    }
     engine.enter(execution);
     return execution.result();
   }

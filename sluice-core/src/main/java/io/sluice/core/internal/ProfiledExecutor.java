@@ -113,6 +113,15 @@ final class ProfiledExecutor {
       task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
       return;
     }
+    if (!task.mayWait()
+        && (profile.exhaustedAction() == ExhaustedAction.WAIT
+            || profile.exhaustedAction() == ExhaustedAction.CALLER_RUNS)) {
+      // An offered message: the source's thread must not wait nor run the flow; it answers busy.
+      submitted.decrementAndGet();
+      rejected.increment();
+      task.refused(new FlowBusyException(flow, stage, "the source cannot wait, " + state()));
+      return;
+    }
     if (profile.exhaustedAction() == ExhaustedAction.WAIT && waitForRoom(task)) {
       return;
     }

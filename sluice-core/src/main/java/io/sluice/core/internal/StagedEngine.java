@@ -43,7 +43,13 @@ final class StagedEngine extends PooledEngine {
         new StageTask() {
           @Override
           public void run() {
+            execution.entered();
             flowStage.execute(execution);
+          }
+
+          @Override
+          public boolean mayWait() {
+            return execution.mayWait();
           }
 
           @Override

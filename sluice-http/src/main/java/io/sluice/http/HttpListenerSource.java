@@ -1,0 +1,119 @@
+package io.sluice.http;
+
+import io.sluice.core.spi.Source;
+import io.sluice.core.spi.SourceContext;
+import io.sluice.http.internal.HttpServer;
+import io.sluice.http.internal.HttpServers;
+import io.sluice.http.internal.PathPattern;
+import io.sluice.http.internal.Route;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A source that turns HTTP requests into messages and the messages its flow returns into responses.
+ *
+ * <p>The message of a request has its body as payload (null when empty; a {@code String} when the
+ * content type is text, JSON, XML or a form, decoded in its charset; bytes otherwise), aggregated
+ * up to the server's maxBodySize. Its attributes: {@code method}, {@code path}, {@code requestUri},
+ * {@code queryString}, {@code listenerPath}, {@code version}, {@code remoteAddress}, {@code
+ * headers} (lower-case names, repeated headers joined by ", "), {@code queryParams} (the first
+ * value of each) and {@code pathParams} (the {@code {name}} segments of the path).
+ *
+ * <p>The response comes from the message the flow ends with: the status from the variable {@link
+ * #STATUS} (200 unless set), the headers from the variable {@link #HEADERS} (a map), the body from
+ * the payload (bytes as they are, anything else as UTF-8 text). A failed flow answers 500 with no
+ * detail, 503 when it failed with a {@link io.sluice.core.ThrottledException} and 504 with a
+ * timeout (its error handler may set the status and continue instead); a busy flow answers 503 with
+ * {@code Retry-After}. The request is offered to the flow ({@link SourceContext#offer}), which
+ * never holds the event loop: where the flow would wait for room it answers 503 at once.
+ */
+public final class HttpListenerSource implements Source {
+
+  /** The variable that holds the response status. */
+  public static final String STATUS = "httpStatus";
+
+  /** The variable that holds the response headers, a map of names to values. */
+  public static final String HEADERS = "httpHeaders";
+
+  private final HttpServerConfig server;
+  private final PathPattern path;
+  private final Set<String> methods;
+  private volatile HttpServer running;
+  private volatile Route route;
+  private volatile CompletableFuture<Void> stopped = CompletableFuture.completedFuture(null);
+
+  /**
+   * A listener on {@code server} for {@code path} ({@code /orders/{id}}, {@code /files/*}) and
+   * {@code methods} (every method when empty).
+   */
+  public HttpListenerSource(HttpServerConfig server, String path, Set<String> methods) {
+    this.server = server;
+    this.path = PathPattern.parse(path);
+    Set<String> upper = new TreeSet<>();
+    methods.forEach(m -> upper.add(m.toUpperCase(Locale.ROOT)));
+    this.methods = Set.copyOf(upper);
+  }
+
+  /** The server's configuration. */
+  public HttpServerConfig server() {
+    return server;
+  }
+
+  /** The path pattern. */
+  public String path() {
+    return path.toString();
+  }
+
+  /** The methods taken, upper case; empty for all. */
+  public Set<String> methods() {
+    return methods;
+  }
+
+  @Override
+  public void start(SourceContext context) {
+    Route mine = new Route(path, methods, context);
+    running = HttpServers.join(server, mine, context.meterRegistry());
+    route = mine;
+  }
+
+  /** The port it listens on once started (the chosen one when the configuration said 0). */
+  public int port() {
+    HttpServer current = running;
+    if (current == null) {
+      throw new IllegalStateException("the listener is not started");
+    }
+    return current.port();
+  }
+
+  /**
+   * Stops taking requests: the server (when no other listener uses it) stops accepting, answers its
+   * responses in flight and closes its connections, within its shutdownTimeout.
+   */
+  @Override
+  public void stop() {
+    HttpServer current = running;
+    if (current != null) {
+      HttpServers.leave(current, route);
+      running = null;
+      stopped = current.terminated();
+    }
+  }
+
+  /** Completes when the server this listener used let go of its last connection. */
+  public CompletableFuture<Void> terminated() {
+    return stopped;
+  }
+
+  @Override
+  public String name() {
+    return "http-listener("
+        + (methods.isEmpty() ? "" : String.join(",", methods) + " ")
+        + server.host()
+        + ":"
+        + server.port()
+        + path
+        + ")";
+  }
+}

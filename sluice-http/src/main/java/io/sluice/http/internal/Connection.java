@@ -1,0 +1,321 @@
+package io.sluice.http.internal;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.sluice.core.FlowBusyException;
+import io.sluice.core.Message;
+import io.sluice.core.ThrottledException;
+import io.sluice.http.internal.HttpMetrics.Refusal;
+import java.net.SocketTimeoutException;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection and the request it carries. Every method runs on the connection's event
+ * loop, so its state needs no lock; a flow that completes elsewhere hops back first.
+ *
+ * <p>A request's clock starts at its first byte: the request must arrive and be answered within the
+ * server's requestTimeout, or it is answered 408 (still arriving: a slow client) or 504 (its flow
+ * still working). Requests a client sends ahead (HTTP/1.1 pipelining) wait their turn and are
+ * answered in order; past a few of them the connection stops reading until its turn comes.
+ */
+final class Connection {
+
+  private static final Logger log = LoggerFactory.getLogger(Connection.class);
+  private static final int MAX_PIPELINED = 16;
+
+  private enum State {
+    IDLE,
+    READING,
+    PROCESSING,
+    CLOSED
+  }
+
+  private final HttpServer server;
+  private final ChannelHandlerContext ctx;
+  private final Queue<FullHttpRequest> pipelined = new ArrayDeque<>();
+  private State state = State.IDLE;
+  private ScheduledFuture<?> deadline;
+  private Exchange current;
+  private boolean closing;
+
+  /** The request a flow works on; answered once, by the flow or by a timeout. */
+  private static final class Exchange {
+    final boolean keepAlive;
+    boolean answered;
+
+    Exchange(boolean keepAlive) {
+      this.keepAlive = keepAlive;
+    }
+  }
+
+  Connection(HttpServer server, ChannelHandlerContext ctx) {
+    this.server = server;
+    this.ctx = ctx;
+  }
+
+  /** Bytes arrived: when nothing was in progress, a new request starts and its clock with it. */
+  void bytesArrived() {
+    if (state == State.IDLE) {
+      state = State.READING;
+      startClock();
+    }
+  }
+
+  private void startClock() {
+    cancelClock();
+    long nanos = server.config().requestTimeout().toNanos();
+    deadline = ctx.executor().schedule(this::timedOut, nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private void cancelClock() {
+    if (deadline != null) {
+      deadline.cancel(false);
+      deadline = null;
+    }
+  }
+
+  private void timedOut() {
+    deadline = null;
+    if (state == State.READING) {
+      refuse(Refusal.SLOW_CLIENT, HttpResponseStatus.REQUEST_TIMEOUT, "the request took too long");
+    } else if (state == State.PROCESSING && current != null && !current.answered) {
+      current.answered = true;
+      server.metrics().refused(Refusal.TIMEOUT);
+      FullHttpResponse response =
+          Exchanges.plain(HttpResponseStatus.GATEWAY_TIMEOUT, "the flow took too long");
+      write(response, false);
+    }
+  }
+
+  /** The connection went quiet for idleTimeout: closed unless a request is in progress. */
+  void idle() {
+    if (state == State.IDLE) {
+      ctx.close();
+    }
+  }
+
+  /** The server stops: an idle connection closes now, a busy one after its response. */
+  void drain() {
+    if (state == State.IDLE) {
+      ctx.close();
+    }
+  }
+
+  /** Answers {@code status} itself and closes: the request cannot be read any further. */
+  void refuse(Refusal reason, HttpResponseStatus status, String text) {
+    if (state == State.CLOSED) {
+      return;
+    }
+    server.metrics().refused(reason);
+    pipelined.forEach(FullHttpRequest::release);
+    pipelined.clear();
+    if (current != null) {
+      current.answered = true;
+    }
+    write(Exchanges.plain(status, text), false);
+  }
+
+  /** A whole request arrived; it runs now, or after the one in progress. */
+  void received(FullHttpRequest request) {
+    if (state == State.PROCESSING) {
+      pipelined.add(request.retain());
+      if (pipelined.size() >= MAX_PIPELINED) {
+        // Reading stays on while a request runs, so a client that leaves is noticed at once;
+        // one that sends many requests ahead is made to wait by TCP instead.
+        ctx.channel().config().setAutoRead(false);
+      }
+      return;
+    }
+    dispatch(request);
+  }
+
+  private void dispatch(FullHttpRequest request) {
+    state = State.PROCESSING;
+    if (deadline == null) {
+      startClock();
+    }
+    boolean keepAlive =
+        server.config().keepAlive() && HttpUtil.isKeepAlive(request) && !server.draining();
+    Exchange exchange = new Exchange(keepAlive);
+    current = exchange;
+    if (server.draining()) {
+      busy(exchange, "the server is stopping");
+      return;
+    }
+    QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+    String method = request.method().name();
+    Route route = null;
+    Map<String, String> params = null;
+    boolean pathKnown = false;
+    for (Route candidate : server.routes()) {
+      Map<String, String> matched = candidate.pattern().match(uri.rawPath());
+      if (matched != null) {
+        pathKnown = true;
+        if (candidate.allows(method)) {
+          route = candidate;
+          params = matched;
+          break;
+        }
+      }
+    }
+    if (route == null) {
+      server.metrics().refused(Refusal.NO_ROUTE);
+      answer(
+          exchange,
+          pathKnown
+              ? Exchanges.plain(
+                  HttpResponseStatus.METHOD_NOT_ALLOWED, "no listener takes " + method + " here")
+              : Exchanges.plain(HttpResponseStatus.NOT_FOUND, "no listener at this path"));
+      return;
+    }
+    Message message =
+        Exchanges.toMessage(
+            request, uri, route, params, String.valueOf(ctx.channel().remoteAddress()));
+    route
+        .flow()
+        .offer(message)
+        .whenComplete(
+            (result, error) -> {
+              if (ctx.executor().inEventLoop()) {
+                completed(exchange, result, error);
+              } else {
+                ctx.executor().execute(() -> completed(exchange, result, error));
+              }
+            });
+  }
+
+  private void completed(Exchange exchange, Message result, Throwable error) {
+    if (exchange.answered) {
+      return; // timed out, or the client left: nobody waits for this answer any more
+    }
+    Throwable cause =
+        error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
+    if (cause instanceof FlowBusyException busy) {
+      busy(exchange, "the flow is busy");
+      log.debug("503: {}", busy.getMessage());
+      return;
+    }
+    FullHttpResponse response;
+    if (cause == null) {
+      try {
+        response = Exchanges.toResponse(result);
+      } catch (RuntimeException badResponse) {
+        log.warn("500: the flow's message makes no response: {}", badResponse.getMessage());
+        response = internalError();
+      }
+    } else if (cause instanceof ThrottledException throttled) {
+      // The flow's own downstream said "too many": the client hears busy, as from a full flow.
+      log.debug("503: {}", throttled.getMessage());
+      busy(exchange, "a service behind this one is busy");
+      return;
+    } else if (cause instanceof TimeoutException || cause instanceof SocketTimeoutException) {
+      log.warn("504: {}", cause.toString());
+      server.metrics().refused(Refusal.TIMEOUT);
+      response =
+          Exchanges.plain(
+              HttpResponseStatus.GATEWAY_TIMEOUT, "a service behind this one timed out");
+    } else {
+      log.warn("500: {}", cause.toString());
+      response = internalError();
+    }
+    answer(exchange, response);
+  }
+
+  private static FullHttpResponse internalError() {
+    return Exchanges.plain(
+        HttpResponseStatus.INTERNAL_SERVER_ERROR, "the flow failed; its log says why");
+  }
+
+  private void busy(Exchange exchange, String why) {
+    server.metrics().refused(Refusal.BUSY);
+    FullHttpResponse response =
+        Exchanges.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, why + "; try again later");
+    response.headers().set(HttpHeaderNames.RETRY_AFTER, server.config().retryAfter().toSeconds());
+    answer(exchange, response);
+  }
+
+  private void answer(Exchange exchange, FullHttpResponse response) {
+    exchange.answered = true;
+    write(response, exchange.keepAlive && !server.draining());
+  }
+
+  private void write(FullHttpResponse response, boolean keepAlive) {
+    cancelClock();
+    if (state == State.CLOSED) {
+      response.release();
+      return;
+    }
+    if (!keepAlive) {
+      Exchanges.closing(response);
+      closing = true;
+    }
+    server.metrics().response(response.status().code());
+    ctx.channel()
+        .writeAndFlush(response)
+        .addListener(
+            (ChannelFutureListener)
+                written -> {
+                  if (!written.isSuccess()) {
+                    server.metrics().refused(Refusal.CLIENT_GONE);
+                    written.channel().close();
+                  } else if (!keepAlive) {
+                    written.channel().close();
+                  } else {
+                    next();
+                  }
+                });
+  }
+
+  /** The response went out on a kept-alive connection: the next request may run. */
+  private void next() {
+    if (state == State.CLOSED) {
+      return;
+    }
+    current = null;
+    state = State.IDLE;
+    FullHttpRequest waiting = pipelined.poll();
+    if (pipelined.size() < MAX_PIPELINED) {
+      ctx.channel().config().setAutoRead(true);
+    }
+    if (waiting != null) {
+      try {
+        dispatch(waiting);
+      } finally {
+        waiting.release();
+      }
+      return;
+    }
+    if (server.draining()) {
+      ctx.close();
+    }
+  }
+
+  /** The channel closed, by either side. */
+  void closed() {
+    if (!closing && state == State.READING
+        || (state == State.PROCESSING && current != null && !current.answered)) {
+      if (current != null) {
+        current.answered = true;
+      }
+      server.metrics().refused(Refusal.CLIENT_GONE);
+    }
+    state = State.CLOSED;
+    cancelClock();
+    pipelined.forEach(FullHttpRequest::release);
+    pipelined.clear();
+  }
+}

@@ -1,0 +1,231 @@
+package io.sluice.http.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpMessage;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.sluice.core.Message;
+import io.sluice.http.HttpListenerSource;
+import io.sluice.http.HttpRequestConfig;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * HTTP exchanges to messages and back: the listener's requests and responses as {@link
+ * HttpListenerSource} documents, the requester's as {@link io.sluice.http.HttpRequestProcessor}
+ * does.
+ */
+public final class Exchanges {
+
+  private static final String TEXT = "text/plain; charset=UTF-8";
+
+  private Exchanges() {}
+
+  /** The message a request becomes. */
+  static Message toMessage(
+      FullHttpRequest request,
+      QueryStringDecoder uri,
+      Route route,
+      Map<String, String> pathParams,
+      String remoteAddress) {
+    Map<String, Object> attributes = new HashMap<>();
+    attributes.put("method", request.method().name());
+    attributes.put("path", uri.path());
+    attributes.put("requestUri", request.uri());
+    attributes.put("queryString", uri.rawQuery());
+    attributes.put("listenerPath", route.pattern().toString());
+    attributes.put("version", request.protocolVersion().text());
+    attributes.put("remoteAddress", remoteAddress);
+    attributes.put("headers", headers(request.headers()));
+    attributes.put("queryParams", firstValues(uri.parameters()));
+    attributes.put("pathParams", Map.copyOf(pathParams));
+    return Message.of(body(request), attributes);
+  }
+
+  private static Map<String, String> headers(HttpHeaders headers) {
+    Map<String, String> map = new HashMap<>();
+    for (Map.Entry<String, String> header : headers) {
+      map.merge(
+          header.getKey().toLowerCase(Locale.ROOT), header.getValue(), (a, b) -> a + ", " + b);
+    }
+    return Map.copyOf(map);
+  }
+
+  private static Map<String, String> firstValues(Map<String, List<String>> parameters) {
+    Map<String, String> map = new HashMap<>();
+    parameters.forEach((name, values) -> map.put(name, values.isEmpty() ? "" : values.getFirst()));
+    return Map.copyOf(map);
+  }
+
+  /** No body: null; a text body: a String in its charset (UTF-8 unless said); else bytes. */
+  private static Object body(FullHttpMessage message) {
+    ByteBuf content = message.content();
+    if (!content.isReadable()) {
+      return null;
+    }
+    String type = message.headers().get(HttpHeaderNames.CONTENT_TYPE);
+    if (type != null && isText(type.toLowerCase(Locale.ROOT))) {
+      return content.toString(HttpUtil.getCharset(message, StandardCharsets.UTF_8));
+    }
+    return ByteBufUtil.getBytes(content);
+  }
+
+  private static boolean isText(String type) {
+    return type.startsWith("text/")
+        || type.startsWith("application/json")
+        || type.startsWith("application/xml")
+        || type.startsWith("application/x-www-form-urlencoded")
+        || type.contains("+json")
+        || type.contains("+xml");
+  }
+
+  /** The bytes a payload is sent as: bytes as they are, null as none, anything else as UTF-8. */
+  private static byte[] bytes(Object payload) {
+    if (payload == null) {
+      return new byte[0];
+    }
+    return payload instanceof byte[] bytes
+        ? bytes
+        : String.valueOf(payload).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The content type a payload is sent with, or null for none. */
+  private static String contentType(Object payload) {
+    if (payload == null) {
+      return null;
+    }
+    return payload instanceof byte[] ? "application/octet-stream" : TEXT;
+  }
+
+  /** The response a flow's message makes. */
+  static FullHttpResponse toResponse(Message message) {
+    HttpResponseStatus status = HttpResponseStatus.valueOf(status(message));
+    byte[] body = bytes(message.payload());
+    String type = contentType(message.payload());
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+    if (type != null) {
+      response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+    }
+    if (message.variable(HttpListenerSource.HEADERS) instanceof Map<?, ?> headers) {
+      headers.forEach(
+          (name, value) -> {
+            if (name != null && value != null) {
+              String key = name.toString();
+              if (value instanceof Iterable<?> values) {
+                response.headers().remove(key);
+                values.forEach(v -> response.headers().add(key, String.valueOf(v)));
+              } else {
+                response.headers().set(key, String.valueOf(value));
+              }
+            }
+          });
+    }
+    HttpUtil.setContentLength(response, body.length);
+    return response;
+  }
+
+  /** The status variable as a number from 100 to 599; 200 when unset. */
+  private static int status(Message message) {
+    Object value = message.variable(HttpListenerSource.STATUS);
+    if (value == null) {
+      return 200;
+    }
+    int status;
+    try {
+      status = value instanceof Number n ? n.intValue() : Integer.parseInt(value.toString().trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException(
+          "variable " + HttpListenerSource.STATUS + " is '" + value + "', not a status code");
+    }
+    if (status < 100 || status > 599) {
+      throw new IllegalStateException(
+          "variable " + HttpListenerSource.STATUS + " is " + status + ", not from 100 to 599");
+    }
+    return status;
+  }
+
+  /** A short plain-text answer the server gives itself; never a stack trace. */
+  static FullHttpResponse plain(HttpResponseStatus status, String text) {
+    byte[] body =
+        (status.code() + " " + status.reasonPhrase() + ": " + text + "\n")
+            .getBytes(StandardCharsets.UTF_8);
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, TEXT);
+    HttpUtil.setContentLength(response, body.length);
+    return response;
+  }
+
+  /** Parses an {@code http://} URL; fails naming the rule when it is not one. */
+  public static URI httpUri(String url) {
+    URI uri;
+    try {
+      uri = new URI(url);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("url '" + url + "' is not a URL: " + e.getMessage());
+    }
+    if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+      throw new IllegalArgumentException(
+          "url '" + url + "' must be http://host[:port]/path (https is not supported yet)");
+    }
+    return uri;
+  }
+
+  /** The request an outbound call sends: the config's method and headers, the payload as body. */
+  public static FullHttpRequest request(HttpRequestConfig config, URI uri, Message message) {
+    String target = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    if (uri.getRawQuery() != null) {
+      target += "?" + uri.getRawQuery();
+    }
+    Object payload = message.payload();
+    FullHttpRequest request =
+        new DefaultFullHttpRequest(
+            HttpVersion.HTTP_1_1,
+            HttpMethod.valueOf(config.method()),
+            target,
+            Unpooled.wrappedBuffer(bytes(payload)));
+    HttpHeaders headers = request.headers();
+    headers.set(
+        HttpHeaderNames.HOST,
+        uri.getPort() == -1 ? uri.getHost() : uri.getHost() + ":" + uri.getPort());
+    if (contentType(payload) != null) {
+      headers.set(HttpHeaderNames.CONTENT_TYPE, contentType(payload));
+    }
+    config.headers().forEach((name, value) -> headers.set(name, value.render(message)));
+    HttpUtil.setContentLength(request, request.content().readableBytes());
+    HttpUtil.setKeepAlive(request, true);
+    return request;
+  }
+
+  /** The message a response makes: the body as payload, status and headers as attributes. */
+  public static Message responseMessage(Message request, FullHttpResponse response) {
+    Map<String, Object> attributes = new HashMap<>();
+    attributes.put("statusCode", response.status().code());
+    attributes.put("reasonPhrase", response.status().reasonPhrase());
+    attributes.put("headers", headers(response.headers()));
+    return request.withPayload(body(response)).withAttributes(attributes);
+  }
+
+  /** Marks the response as the connection's last. */
+  static void closing(FullHttpResponse response) {
+    response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+  }
+}

@@ -1,0 +1,69 @@
+package io.sluice.http.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The meters of one HTTP server, tagged with its address. */
+final class HttpMetrics {
+
+  /** Why a request or a connection was answered by the server instead of a flow. */
+  enum Refusal {
+    /** maxConnections reached: 503 and closed. */
+    CONNECTIONS,
+    /** The flow was full: 503 with Retry-After. */
+    BUSY,
+    /** A malformed request line or header: 400. */
+    MALFORMED,
+    /** A request line over maxInitialLineLength: 414. */
+    LINE_TOO_LONG,
+    /** Headers over maxHeaderSize: 431. */
+    HEADERS_TOO_LARGE,
+    /** A body over maxBodySize: 413. */
+    BODY_TOO_LARGE,
+    /** A request that was still arriving at its requestTimeout: 408 (slow-loris). */
+    SLOW_CLIENT,
+    /** A flow still working at the requestTimeout: 504. */
+    TIMEOUT,
+    /** The client went away before its response was written. */
+    CLIENT_GONE,
+    /** No route for the path (404) or the method (405). */
+    NO_ROUTE;
+
+    String tag() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+  }
+
+  private final MeterRegistry registry;
+  private final Tags tags;
+
+  HttpMetrics(MeterRegistry registry, String server, AtomicInteger connections) {
+    this.registry = registry;
+    this.tags = Tags.of("server", server);
+    Gauge.builder("sluice.http.connections", connections, AtomicInteger::get)
+        .tags(tags)
+        .description("Open connections")
+        .register(registry);
+  }
+
+  void response(int status) {
+    Counter.builder("sluice.http.responses")
+        .tags(tags)
+        .tag("status", Integer.toString(status))
+        .description("Responses written, by status")
+        .register(registry)
+        .increment();
+  }
+
+  void refused(Refusal reason) {
+    Counter.builder("sluice.http.refused")
+        .tags(tags)
+        .tag("reason", reason.tag())
+        .description("Requests and connections the server answered or closed itself, by reason")
+        .register(registry)
+        .increment();
+  }
+}

@@ -1,0 +1,218 @@
+package io.sluice.http.internal;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.sluice.http.HttpServerConfig;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One listening socket on the shared Netty engine and the routes of the listeners on it. Stopping
+ * it stops accepting at once, lets each response in flight go out (each with {@code Connection:
+ * close}) for up to shutdownTimeout, then closes what is left.
+ */
+public final class HttpServer {
+
+  private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
+
+  private final HttpServerConfig config;
+  private final EventLoopGroup group;
+  private final AtomicInteger open = new AtomicInteger();
+  private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean released = new AtomicBoolean();
+  private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private volatile List<Route> routes = List.of();
+  private volatile boolean draining;
+  private final HttpMetrics metrics;
+  private final Channel channel;
+
+  /** Binds {@code config}'s address; fails with a clear message when it cannot. */
+  HttpServer(HttpServerConfig config, MeterRegistry registry) {
+    this.config = config;
+    this.group = NettyEngine.acquire();
+    try {
+      this.channel = bind();
+    } catch (RuntimeException e) {
+      release();
+      throw e;
+    }
+    this.metrics = new HttpMetrics(registry, config.host() + ":" + port(), open);
+    log.info("HTTP server listening on {}:{}: {}", config.host(), port(), config);
+  }
+
+  private Channel bind() {
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(group)
+            .channel(NioServerSocketChannel.class)
+            .option(ChannelOption.SO_BACKLOG, config.backlog())
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    pipeline(ch.pipeline());
+                  }
+                });
+    try {
+      return bootstrap.bind(config.host(), config.port()).syncUninterruptibly().channel();
+    } catch (Exception e) {
+      String why =
+          e instanceof BindException
+              ? "Port "
+                  + config.port()
+                  + " is already in use. Make sure no other process is using it and try again."
+              : "It could not listen on " + config.host() + ":" + config.port() + ": " + e;
+      throw new IllegalStateException(why, e);
+    }
+  }
+
+  private void pipeline(ChannelPipeline pipeline) {
+    ConnectionHandler head = new ConnectionHandler(this);
+    long idle = config.idleTimeout().toNanos();
+    pipeline.addLast("idle", new IdleStateHandler(0, 0, idle, TimeUnit.NANOSECONDS));
+    pipeline.addLast("connection", head);
+    pipeline.addLast(
+        "codec",
+        new HttpServerCodec(
+            new HttpDecoderConfig()
+                .setMaxInitialLineLength(config.maxInitialLineLength())
+                .setMaxHeaderSize(config.maxHeaderSize())
+                .setMaxChunkSize(8192)));
+    pipeline.addLast("decoded", RequestHandler.guard(head));
+    pipeline.addLast("body", new BodyLimit(head, (int) config.maxBodySize()));
+    pipeline.addLast("dispatch", RequestHandler.dispatcher(head));
+  }
+
+  HttpServerConfig config() {
+    return config;
+  }
+
+  HttpMetrics metrics() {
+    return metrics;
+  }
+
+  List<Route> routes() {
+    return routes;
+  }
+
+  boolean draining() {
+    return draining;
+  }
+
+  /** The port it listens on (the one chosen when the configuration said 0). */
+  public int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  /** Adds a listener's route; the more specific paths are tried first. */
+  synchronized void add(Route route) {
+    List<Route> next = new ArrayList<>(routes);
+    next.add(route);
+    next.sort(Comparator.comparingInt((Route r) -> r.pattern().specificity()).reversed());
+    routes = List.copyOf(next);
+  }
+
+  /** Removes a listener's route; true when none is left. */
+  synchronized boolean remove(Route route) {
+    List<Route> next = new ArrayList<>(routes);
+    next.remove(route);
+    routes = List.copyOf(next);
+    return next.isEmpty();
+  }
+
+  /** Counts a new connection; false when maxConnections are already open. */
+  boolean opened(Channel connection) {
+    if (draining || open.incrementAndGet() > config.maxConnections()) {
+      open.decrementAndGet();
+      return false;
+    }
+    connections.add(connection);
+    return true;
+  }
+
+  boolean admitted(Channel connection) {
+    return connections.contains(connection);
+  }
+
+  void closed(Channel connection) {
+    if (connections.remove(connection)) {
+      open.decrementAndGet();
+    }
+    if (draining && connections.isEmpty()) {
+      release();
+    }
+  }
+
+  /**
+   * Stops accepting, closes idle connections, and lets busy ones finish their response; after
+   * shutdownTimeout closes what is left. Returns at once; {@link #terminated()} completes when
+   * every connection is closed.
+   */
+  void stop() {
+    draining = true;
+    channel.close().awaitUninterruptibly(config.shutdownTimeout().toMillis());
+    for (Channel connection : connections) {
+      try {
+        connection
+            .eventLoop()
+            .execute(
+                () -> {
+                  ConnectionHandler head = connection.pipeline().get(ConnectionHandler.class);
+                  if (head != null && head.connection() != null) {
+                    head.connection().drain();
+                  }
+                });
+      } catch (RejectedExecutionException loopGone) {
+        connection.close();
+      }
+    }
+    if (connections.isEmpty()) {
+      release();
+      return;
+    }
+    group
+        .next()
+        .schedule(
+            () -> {
+              connections.forEach(Channel::close);
+              release();
+            },
+            config.shutdownTimeout().toNanos(),
+            TimeUnit.NANOSECONDS);
+  }
+
+  /** Completes when the server has let go of the engine: every connection closed. */
+  public CompletableFuture<Void> terminated() {
+    return terminated;
+  }
+
+  private void release() {
+    if (released.compareAndSet(false, true)) {
+      NettyEngine.release();
+      terminated.complete(null);
+    }
+  }
+}

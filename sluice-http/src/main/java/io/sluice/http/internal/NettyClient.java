@@ -1,0 +1,159 @@
+package io.sluice.http.internal;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.pool.AbstractChannelPoolHandler;
+import io.netty.channel.pool.ChannelHealthChecker;
+import io.netty.channel.pool.FixedChannelPool;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.util.AttributeKey;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Outbound HTTP on the shared Netty engine: one pool of kept-alive connections per host and port,
+ * at most {@code maxConnectionsPerHost} in use at once (the per-host concurrency limit; more calls
+ * wait for a connection in turn).
+ */
+public final class NettyClient implements AutoCloseable {
+
+  private static final AttributeKey<CompletableFuture<FullHttpResponse>> PENDING =
+      AttributeKey.valueOf("sluice.pending");
+
+  private final EventLoopGroup group = NettyEngine.acquire();
+  private final Map<String, FixedChannelPool> pools = new ConcurrentHashMap<>();
+  private final Duration connectTimeout;
+  private final Duration acquireTimeout;
+  private final int maxConnectionsPerHost;
+  private final int maxResponseSize;
+
+  /** A client with these limits; {@link #close()} gives the engine back. */
+  public NettyClient(
+      Duration connectTimeout,
+      Duration acquireTimeout,
+      int maxConnectionsPerHost,
+      int maxResponseSize) {
+    this.connectTimeout = connectTimeout;
+    this.acquireTimeout = acquireTimeout;
+    this.maxConnectionsPerHost = maxConnectionsPerHost;
+    this.maxResponseSize = maxResponseSize;
+  }
+
+  /**
+   * Sends {@code request} to {@code host:port} on a pooled connection; the future completes with
+   * the whole response (the caller releases it) or fails. Cancelling the future closes the
+   * connection.
+   */
+  public CompletableFuture<FullHttpResponse> send(String host, int port, FullHttpRequest request) {
+    FixedChannelPool pool = pools.computeIfAbsent(host + ":" + port, key -> pool(host, port));
+    CompletableFuture<FullHttpResponse> response = new CompletableFuture<>();
+    pool.acquire()
+        .addListener(
+            acquired -> {
+              if (!acquired.isSuccess()) {
+                request.release();
+                response.completeExceptionally(acquired.cause());
+                return;
+              }
+              Channel channel = (Channel) acquired.getNow();
+              channel.attr(PENDING).set(response);
+              response.whenComplete((r, e) -> giveBack(pool, channel, r, e));
+              channel
+                  .writeAndFlush(request)
+                  .addListener(
+                      (ChannelFutureListener)
+                          written -> {
+                            if (!written.isSuccess()) {
+                              response.completeExceptionally(written.cause());
+                            }
+                          });
+            });
+    return response;
+  }
+
+  /** The connection goes back to the pool when it may carry another request, else it closes. */
+  private static void giveBack(
+      FixedChannelPool pool, Channel channel, FullHttpResponse response, Throwable error) {
+    channel.attr(PENDING).set(null);
+    if (error != null || response == null || !HttpUtil.isKeepAlive(response)) {
+      channel.close();
+    }
+    pool.release(channel);
+  }
+
+  private FixedChannelPool pool(String host, int port) {
+    Bootstrap bootstrap =
+        new Bootstrap()
+            .group(group)
+            .channel(NioSocketChannel.class)
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
+            .option(ChannelOption.TCP_NODELAY, true)
+            .remoteAddress(host, port);
+    return new FixedChannelPool(
+        bootstrap,
+        new AbstractChannelPoolHandler() {
+          @Override
+          public void channelCreated(Channel channel) {
+            channel
+                .pipeline()
+                .addLast(new HttpClientCodec())
+                .addLast(new HttpObjectAggregator(maxResponseSize))
+                .addLast(new ResponseHandler());
+          }
+        },
+        ChannelHealthChecker.ACTIVE,
+        FixedChannelPool.AcquireTimeoutAction.FAIL,
+        acquireTimeout.toMillis(),
+        maxConnectionsPerHost,
+        Integer.MAX_VALUE);
+  }
+
+  /** Completes the call waiting on the connection. */
+  private static final class ResponseHandler extends SimpleChannelInboundHandler<FullHttpResponse> {
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse response) {
+      CompletableFuture<FullHttpResponse> pending = ctx.channel().attr(PENDING).get();
+      if (pending == null || !pending.complete(response.retain())) {
+        response.release();
+      }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      fail(ctx, new IOException("the server closed the connection before its response"));
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      fail(ctx, cause);
+      ctx.close();
+    }
+
+    private static void fail(ChannelHandlerContext ctx, Throwable cause) {
+      CompletableFuture<FullHttpResponse> pending = ctx.channel().attr(PENDING).get();
+      if (pending != null) {
+        pending.completeExceptionally(cause);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    pools.values().forEach(FixedChannelPool::close);
+    pools.clear();
+    NettyEngine.release();
+  }
+}

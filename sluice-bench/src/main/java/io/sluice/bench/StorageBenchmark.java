@@ -50,11 +50,11 @@ import java.util.concurrent.atomic.LongAdder;
  * for an object store, one put and one get of the same key ({@code --threads}, 16 by default,
  * 10,000 keys each). The payload is a {@link StoredMessage} whose payload is an order ({@link
  * SerializationShapes#order}) with as many line items as make its JDK-serialized record the size
- * asked. First every case runs once per serializer for {@code --warm-up} seconds, unrecorded (the
- * JIT's work would otherwise land in the first rows); then each combination gets a fresh store, a
- * warm-up of one second and {@code --seconds} of measurement; the result is the median of {@code
- * --runs}, with the CPU time each transaction cost (this process and the PostgreSQL server) and how
- * much of the machine other processes took.
+ * asked. First every case runs once per serializer and codec for {@code --warm-up} seconds,
+ * unrecorded (the JIT's work would otherwise land in the first rows); then each combination gets a
+ * fresh store, a warm-up of one second and {@code --seconds} of measurement; the result is the
+ * median of {@code --runs}, with the CPU time each transaction cost (this process and the
+ * PostgreSQL server) and how much of the machine other processes took.
  */
 public final class StorageBenchmark {
 
@@ -103,13 +103,15 @@ public final class StorageBenchmark {
         csv.println(
             "case,serializer,codec,size,record_bytes,runs,tps_median,mb_s,tps_all,cpu_us_per_tx,db_cpu_us_per_tx,others_cpu_pct,discarded");
       }
-      // The JIT compiles the stores' code during the first seconds, on the same two cores: warm
-      // every case up with every serializer once, unrecorded, so no row pays for that.
+      // The JIT compiles the stores' and serializers' code during the first seconds, on the same
+      // two cores: warm every case up with every serializer and codec once, unrecorded.
       double warmUp = Double.parseDouble(options.getOrDefault("warm-up", "3"));
       for (String kase : cases) {
         for (String serializer : serializers) {
-          if (warmUp > 0) {
-            measure(kase, serializer, codecs.getFirst(), "1k", warmUp, 1);
+          for (String codec : codecs) {
+            if (warmUp > 0) {
+              measure(kase, serializer, codec, "1k", warmUp, 1);
+            }
           }
         }
       }
@@ -231,8 +233,18 @@ public final class StorageBenchmark {
     }
   }
 
-  /** Stored values writing with {@code serializer} + {@code codec} at its default level. */
+  private static final Map<String, StoredValues> VALUES = new java.util.HashMap<>();
+
+  /**
+   * Stored values writing with {@code serializer} + {@code codec} at its default level: one per
+   * pair for the whole run, as an application has one, so the classes Fory and Kryo generate for it
+   * are compiled during the warm-up and not again in every measured run.
+   */
   static StoredValues values(String serializer, String codec) {
+    return VALUES.computeIfAbsent(serializer + "+" + codec, k -> newValues(serializer, codec));
+  }
+
+  private static StoredValues newValues(String serializer, String codec) {
     return StoredValues.create(
         SerializationConfig.builder()
             .serializer("bench", serializer, codec, null)

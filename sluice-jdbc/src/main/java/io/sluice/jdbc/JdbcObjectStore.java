@@ -30,9 +30,20 @@ final class JdbcObjectStore implements ObjectStore {
 
   private static final String LIVE = " AND (expires_at IS NULL OR expires_at > ?)";
 
-  private static final String UPSERT =
+  /**
+   * A bounded store moves a rewritten entry to the end of the eviction order. An unbounded one
+   * evicts nothing, so it leaves the written sequence alone: the row is rewritten in place, and
+   * neither database touches the sequence's index (a second random page per put on SQLite; a
+   * heap-only update on PostgreSQL when the expiry does not change either). A store opened bounded
+   * later evicts the entries written while it was unbounded by their first write.
+   */
+  private static final String UPSERT_BOUNDED =
       " ON CONFLICT (store, key) DO UPDATE SET value = excluded.value,"
           + " expires_at = excluded.expires_at, written_seq = excluded.written_seq";
+
+  private static final String UPSERT_UNBOUNDED =
+      " ON CONFLICT (store, key) DO UPDATE SET value = excluded.value,"
+          + " expires_at = excluded.expires_at";
 
   /** Rows per multi-row upsert: few statements, well under every driver's parameter limit. */
   private static final int ROWS_PER_PUT = 500;
@@ -121,7 +132,7 @@ final class JdbcObjectStore implements ObjectStore {
                       + " VALUES ",
                   "(?, ?, ?, ?, ?)",
                   chunk.size(),
-                  UPSERT));
+                  options.maxEntries() > 0 ? UPSERT_BOUNDED : UPSERT_UNBOUNDED));
       int p = 1;
       for (Put put : chunk) {
         upsert.setString(p++, name);

@@ -54,7 +54,7 @@ class MigrationsTest {
     TestStorages.sqlite(dir, Clock.systemUTC()).close();
 
     try (Connection c = sqliteFile()) {
-      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_queue_rows");
+      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows");
     }
   }
 
@@ -80,7 +80,7 @@ class MigrationsTest {
     TestStorages.postgres(DB, Clock.systemUTC()).close();
 
     try (Connection c = DB.connect()) {
-      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_queue_rows");
+      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows");
       ResultSet rs =
           c.createStatement()
               .executeQuery(
@@ -115,7 +115,7 @@ class MigrationsTest {
 
     assertThat(failures).isEmpty();
     try (Connection c = DB.connect()) {
-      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_queue_rows");
+      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows");
     }
   }
 
@@ -198,7 +198,7 @@ class MigrationsTest {
   }
 
   private static void assertUpgraded(Connection c) throws SQLException {
-    assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_queue_rows");
+    assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows");
     ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sluice_queue_payload");
     rs.next();
     assertThat(rs.getInt(1)).as("payload rows left after the ack").isZero();

@@ -10,7 +10,8 @@ import java.time.Duration;
  *
  * @param ttl how long an entry lives unless its put says otherwise; null for ever
  * @param maxEntries the most entries the store keeps (0: no bound); putting a new key into a full
- *     store evicts the entry that was written longest ago
+ *     store evicts the entry that was written longest ago (in a SQLite or PostgreSQL store, an
+ *     entry rewritten through a handle without a bound keeps the place of its first write)
  * @param serializer the named serializer values are written with; null for the application's
  *     default (values are always read with whatever wrote them)
  */

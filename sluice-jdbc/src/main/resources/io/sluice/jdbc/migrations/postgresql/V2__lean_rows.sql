@@ -9,3 +9,9 @@ ALTER TABLE sluice_queue_payload DROP CONSTRAINT IF EXISTS sluice_queue_payload_
 -- cost the server more CPU than the serializer it follows; choose a codec to compress).
 ALTER TABLE sluice_queue_payload ALTER COLUMN payload SET STORAGE EXTERNAL;
 ALTER TABLE sluice_object_store ALTER COLUMN value SET STORAGE EXTERNAL;
+
+-- Only entries with a time to live are purged by expiry: the index leaves the others out, so a put
+-- without one (most of them) writes no entry in it.
+DROP INDEX sluice_object_store_expiry;
+CREATE INDEX sluice_object_store_expiry ON sluice_object_store (store, expires_at)
+  WHERE expires_at IS NOT NULL;

@@ -11,6 +11,7 @@ import io.sluice.core.ThrottledException;
 import io.sluice.core.expression.Template;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
+import io.sluice.http.internal.NettyClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,6 +136,21 @@ class RequesterCallsOutAndReturnsTheResponseTest {
               HttpStatusException.class, e -> assertThat(e.status()).isEqualTo(404));
       Message notFound = call(lenient, Message.of("404")).get(10, TimeUnit.SECONDS);
       assertThat(notFound.attribute("statusCode")).isEqualTo(404);
+    }
+  }
+
+  @Test
+  void closingAClientTwiceLeavesTheSharedEngineToTheOthers() throws Exception {
+    Processor pong = Processor.of(ProcessingType.CPU_LITE, m -> m.withPayload("pong"));
+    try (Listening server = Listening.start("/ping", pong)) {
+      NettyClient other = new NettyClient(Duration.ofSeconds(1), Duration.ofSeconds(1), 1, 1024);
+      other.close();
+      other.close();
+
+      try (Application app = caller(server, "/ping", c -> c)) {
+        assertThat(call(app, Message.of("ping")).get(10, TimeUnit.SECONDS).payload())
+            .isEqualTo("pong");
+      }
     }
   }
 }

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Outbound HTTP on the shared Netty engine: one pool of kept-alive connections per host and port,
@@ -34,6 +35,7 @@ public final class NettyClient implements AutoCloseable {
       AttributeKey.valueOf("sluice.pending");
 
   private final EventLoopGroup group = NettyEngine.acquire();
+  private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<String, FixedChannelPool> pools = new ConcurrentHashMap<>();
   private final Duration connectTimeout;
   private final Duration acquireTimeout;
@@ -150,8 +152,15 @@ public final class NettyClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes the pools and gives the engine back, once: a second close must not release the engine
+   * again, or the event loops would stop under the servers and clients still using them.
+   */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     pools.values().forEach(FixedChannelPool::close);
     pools.clear();
     NettyEngine.release();

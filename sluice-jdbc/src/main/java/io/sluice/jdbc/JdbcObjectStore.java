@@ -34,8 +34,9 @@ final class JdbcObjectStore implements ObjectStore {
    * A bounded store moves a rewritten entry to the end of the eviction order. An unbounded one
    * evicts nothing, so it leaves the written sequence alone: the row is rewritten in place, and
    * neither database touches the sequence's index (a second random page per put on SQLite; a
-   * heap-only update on PostgreSQL when the expiry does not change either). A store opened bounded
-   * later evicts the entries written while it was unbounded by their first write.
+   * heap-only update on PostgreSQL, room in the page allowing, when the expiry does not change
+   * either). A store opened bounded later evicts the entries written while it was unbounded by
+   * their first write.
    */
   private static final String UPSERT_BOUNDED =
       " ON CONFLICT (store, key) DO UPDATE SET value = excluded.value,"

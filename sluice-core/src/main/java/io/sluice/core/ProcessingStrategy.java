@@ -101,9 +101,9 @@ public sealed interface ProcessingStrategy
       int maxLimit)
       implements ProcessingStrategy {
 
-    /** The defaults: 10,000 in flight, WAIT 30 s, limit from 16 up to 10,000. */
+    /** The defaults: 10,000 in flight, WAIT 30 s, limit from 64 up to 10,000. */
     public static final Auto DEFAULT =
-        new Auto(10_000, ExhaustedAction.WAIT, Duration.ofSeconds(30), 16, 10_000);
+        new Auto(10_000, ExhaustedAction.WAIT, Duration.ofSeconds(30), 64, 10_000);
 
     /** Checks every rule and lists every violation at once. */
     public Auto {

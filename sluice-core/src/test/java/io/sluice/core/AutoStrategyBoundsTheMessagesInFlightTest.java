@@ -20,9 +20,15 @@ class AutoStrategyBoundsTheMessagesInFlightTest {
   private final Gate gate = Gate.blocking();
 
   private Application start(ExhaustedAction backpressure) {
+    return start(3, backpressure);
+  }
+
+  private Application start(int maxInFlight, ExhaustedAction backpressure) {
     Flow flow =
         Flow.builder("bounded")
-            .strategy(new ProcessingStrategy.Auto(3, backpressure, Duration.ofMillis(300), 16, 100))
+            .strategy(
+                new ProcessingStrategy.Auto(
+                    maxInFlight, backpressure, Duration.ofMillis(300), 16, 100))
             .processor(gate)
             .build();
     Application app = Application.builder().flow(flow).build();
@@ -102,6 +108,20 @@ class AutoStrategyBoundsTheMessagesInFlightTest {
       CompletableFuture<Message> fourth = app.send("bounded", Message.of(4));
       assertThatThrownBy(fourth::get).cause().isInstanceOf(FlowBusyException.class);
       gate.open();
+    }
+  }
+
+  @Test
+  void aSourceHandedItsAnswerFindsRoomForItsNextMessageAtOnce() throws Exception {
+    try (Application app = start(1, ExhaustedAction.REJECT)) {
+      CompletableFuture<Message> first = app.send("bounded", Message.of(1));
+      await().until(() -> gate.holding() == 1);
+      // As an HTTP listener does: the answer goes out, and the client's next request may arrive
+      // before the thread that finished the first message has returned.
+      CompletableFuture<Message> next =
+          first.thenCompose(done -> app.send("bounded", Message.of(2)));
+      gate.open();
+      assertThat(next.get(10, TimeUnit.SECONDS).payload()).isEqualTo(2);
     }
   }
 }

@@ -9,9 +9,11 @@ import java.util.function.LongSupplier;
  * A semaphore whose number of permits moves by itself: the adaptive concurrency limit of one flow's
  * BLOCKING_IO work.
  *
- * <p>First version of the algorithm. It starts in slow start: while calls are using most of the
- * limit and their latency stays near the best seen, every success adds one permit (the limit
- * doubles each round trip, as TCP's window does). A throttling reply or a timeout ({@link
+ * <p>It starts in slow start: while calls are using most of the limit and their latency stays near
+ * the best seen, every success adds one permit (the limit doubles each round trip, as TCP's window
+ * does), and up to {@value #SLOW_START_STEP} while callers wait for a permit, so a burst far larger
+ * than the limit is met within a few round trips (the limit quadruples per round trip) without
+ * running past the callers actually waiting. A throttling reply or a timeout ({@link
  * Outcome#DROPPED}) halves the limit, at most once per round trip, and ends slow start; latency
  * more than twice the baseline shrinks it by a tenth. After slow start the limit grows by one per
  * round trip of successes while latency holds. The baseline decays slowly toward recent latency so
@@ -28,6 +30,9 @@ final class AdaptiveLimiter {
     /** It failed for a reason that says nothing about load. */
     IGNORED
   }
+
+  /** The most permits one success adds in slow start, when callers wait for a permit. */
+  static final int SLOW_START_STEP = 3;
 
   /** What {@link #acquire} returns when no permit came in time (nanoTime may be negative). */
   static final long TIMED_OUT = Long.MIN_VALUE;
@@ -123,7 +128,7 @@ final class AdaptiveLimiter {
       return;
     }
     if (slowStart) {
-      limit++;
+      limit = (int) Math.min(maxLimit, limit + Math.clamp(waiting, 1, SLOW_START_STEP));
     } else {
       growthCredit += 1.0 / limit;
       if (growthCredit >= 1.0) {

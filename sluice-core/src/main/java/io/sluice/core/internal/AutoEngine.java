@@ -154,7 +154,7 @@ final class AutoEngine extends Engine {
   }
 
   @Override
-  void finished(Execution execution) {
+  void released(Execution execution) {
     if (execution.isAdmitted()) {
       admission.release();
     }

@@ -32,8 +32,11 @@ abstract class Engine {
     return result;
   }
 
-  /** Called once when an execution ends, whichever way. */
-  void finished(Execution execution) {}
+  /**
+   * Called once when an execution ends, whichever way, just before its future completes: the room
+   * the message took in the flow is free again.
+   */
+  void released(Execution execution) {}
 
   /** Stops taking work; work already taken still runs. */
   abstract void shutdown();

@@ -206,8 +206,11 @@ final class Execution implements StageTask {
   }
 
   private void complete(Message value, Throwable error) {
-    // The future first: the source's completion work (moving a file, acknowledging an entry)
-    // runs before the message stops counting as in flight, so a graceful stop waits for it.
+    // The flow lets go of the message first, so a source that answers (an HTTP response) and is
+    // handed the next message at once finds room for it. Then the future: the source's completion
+    // work (moving a file, acknowledging an entry) runs before the message stops counting as in
+    // flight, so a graceful stop waits for it.
+    flow.released(this);
     try {
       if (error == null) {
         result.complete(value);

@@ -319,8 +319,12 @@ final class FlowRuntime implements SourceContext {
   }
 
   /** Called once by every execution when it ends. */
+  /** The flow no longer holds the execution's message: its engine frees the room it took. */
+  void released(Execution execution) {
+    engine.released(execution);
+  }
+
   void finished(Execution execution, Throwable error) {
-    engine.finished(execution);
     if (error == null) {
       completed.increment();
     } else if (error instanceof FlowBusyException) {

@@ -3,6 +3,7 @@ package io.sluice.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.internal.AdaptiveLimiter.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,20 +14,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * 40 callers, each making one-second blocking calls back to back, on a fake clock: every call takes
+ * Callers each making one-second blocking calls back to back, on a fake clock: every call takes
  * exactly one second, so latency is flat and only the limit holds the callers back.
  */
 class AdaptiveLimiterReachesTheDemandQuicklyTest {
 
-  private static final int CALLERS = 40;
   private static final Duration CALL = Duration.ofSeconds(1);
 
   private final FakeNanoTime time = new FakeNanoTime();
   private final AtomicInteger holding = new AtomicInteger();
   private final List<Thread> callers = new ArrayList<>();
 
-  private void startCallers(AdaptiveLimiter limiter) {
-    for (int i = 0; i < CALLERS; i++) {
+  private void startCallers(AdaptiveLimiter limiter, int count) {
+    for (int i = 0; i < count; i++) {
       callers.add(
           Thread.ofVirtual()
               .name("caller-" + i)
@@ -49,13 +49,14 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
 
   /** Waits until every caller either holds a permit in a call or waits for one it cannot get. */
   private int settledConcurrency(AdaptiveLimiter limiter) {
+    int count = callers.size();
     await()
         .atMost(Duration.ofSeconds(10))
         .until(
             () -> {
               int inFlight = limiter.inFlight();
               return holding.get() == inFlight
-                  && inFlight + limiter.waiting() == CALLERS
+                  && inFlight + limiter.waiting() == count
                   && (limiter.waiting() == 0 || inFlight >= limiter.limit());
             });
     return limiter.inFlight();
@@ -69,23 +70,44 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
     }
   }
 
-  @Test
-  void fortyConcurrentOneSecondCallsRunFortyAtOnceWithinTwoRoundTrips() {
-    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 10_000, time::now);
-    startCallers(limiter);
-    List<Integer> concurrencyPerSecond = new ArrayList<>();
-    concurrencyPerSecond.add(settledConcurrency(limiter));
-    for (int second = 1; second <= 2; second++) {
+  /** Concurrency after each of {@code rounds} one-second round trips, the first at time zero. */
+  private List<Integer> concurrencyPerSecond(AdaptiveLimiter limiter, int rounds) {
+    List<Integer> concurrency = new ArrayList<>();
+    concurrency.add(settledConcurrency(limiter));
+    for (int second = 1; second < rounds; second++) {
       time.advance(CALL);
-      concurrencyPerSecond.add(settledConcurrency(limiter));
+      concurrency.add(settledConcurrency(limiter));
     }
-    assertThat(concurrencyPerSecond).containsExactly(16, 32, 40);
+    return concurrency;
+  }
+
+  @Test
+  void fortyConcurrentOneSecondCallsRunAllAtOnceFromTheFirstCallUnderTheDefaultLimit() {
+    AdaptiveLimiter limiter =
+        new AdaptiveLimiter(ProcessingStrategy.Auto.DEFAULT.initialLimit(), 10_000, time::now);
+    startCallers(limiter, 40);
+    assertThat(concurrencyPerSecond(limiter, 3)).containsExactly(40, 40, 40);
+  }
+
+  @Test
+  void aThousandCallersRunAllAtOnceWithinThreeRoundTripsAsTheLimitQuadruples() {
+    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 10_000, time::now);
+    startCallers(limiter, 1_000);
+    assertThat(concurrencyPerSecond(limiter, 5)).containsExactly(16, 64, 256, 1_000, 1_000);
+  }
+
+  @Test
+  void withFewCallersWaitingSlowStartStillOnlyDoublesPerRoundTrip() {
+    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 10_000, time::now);
+    startCallers(limiter, 17);
+    assertThat(concurrencyPerSecond(limiter, 2)).containsExactly(16, 17);
+    assertThat(limiter.limit()).isEqualTo(32);
   }
 
   @Test
   void underMoreDemandThanMaxLimitConcurrencyStaysAtMaxLimit() {
     AdaptiveLimiter limiter = new AdaptiveLimiter(16, 24, time::now);
-    startCallers(limiter);
+    startCallers(limiter, 40);
     for (int second = 0; second < 5; second++) {
       assertThat(settledConcurrency(limiter)).isLessThanOrEqualTo(24);
       assertThat(limiter.limit()).isLessThanOrEqualTo(24);

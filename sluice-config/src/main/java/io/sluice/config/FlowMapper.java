@@ -163,10 +163,12 @@ final class FlowMapper {
     HttpServerConfig built = problems.attempt(s.path(), server::build);
     String path = s.text("path", "/");
     Set<String> methods = new LinkedHashSet<>(s.texts("methods"));
+    boolean streaming = s.bool("streaming", false);
     // The path is checked even when the server settings are broken: every problem at once.
     Source listener =
         problems.attempt(
-            s.path(), () -> new HttpListenerSource(built == null ? d : built, path, methods));
+            s.path(),
+            () -> new HttpListenerSource(built == null ? d : built, path, methods, streaming));
     return built == null ? null : listener;
   }
 

@@ -45,8 +45,10 @@ class HttpListenerIsMappedFromYamlTest {
                         backlog: 128
                         retryAfter: 2s
                         shutdownTimeout: 3s
+                        streaming: true
                 """));
     assertThat(listener.path()).isEqualTo("/orders/{id}");
+    assertThat(listener.streaming()).isTrue();
     assertThat(listener.methods()).isEqualTo(Set.of("GET", "POST"));
     assertThat(listener.server())
         .isEqualTo(

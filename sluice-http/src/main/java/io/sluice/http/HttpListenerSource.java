@@ -16,10 +16,16 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>The message of a request has its body as payload (null when empty; a {@code String} when the
  * content type is text, JSON, XML or a form, decoded in its charset; bytes otherwise), aggregated
- * up to the server's maxBodySize. Its attributes: {@code method}, {@code path}, {@code requestUri},
- * {@code queryString}, {@code listenerPath}, {@code version}, {@code remoteAddress}, {@code
- * headers} (lower-case names, repeated headers joined by ", "), {@code queryParams} (the first
- * value of each) and {@code pathParams} (the {@code {name}} segments of the path).
+ * up to the server's maxBodySize. A <em>streaming</em> listener instead hands the flow its message
+ * as soon as the headers are in, with an {@link java.io.InputStream} as payload that yields the
+ * body while it arrives: the body may be of any size, at most about 256 KiB of it wait in memory
+ * (past that the socket is not read until the flow catches up), and it must be read by a
+ * BLOCKING_IO processor, off the event loop. A response sent before the body ended closes the
+ * connection; a body still arriving when requestTimeout runs out is answered 408. Its attributes:
+ * {@code method}, {@code path}, {@code requestUri}, {@code queryString}, {@code listenerPath},
+ * {@code version}, {@code remoteAddress}, {@code headers} (lower-case names, repeated headers
+ * joined by ", "), {@code queryParams} (the first value of each) and {@code pathParams} (the {@code
+ * {name}} segments of the path).
  *
  * <p>The response comes from the message the flow ends with: the status from the variable {@link
  * #STATUS} (200 unless set), the headers from the variable {@link #HEADERS} (a map), the body from
@@ -40,6 +46,7 @@ public final class HttpListenerSource implements Source {
   private final HttpServerConfig server;
   private final PathPattern path;
   private final Set<String> methods;
+  private final boolean streaming;
   private volatile HttpServer running;
   private volatile Route route;
   private volatile CompletableFuture<Void> stopped = CompletableFuture.completedFuture(null);
@@ -49,7 +56,18 @@ public final class HttpListenerSource implements Source {
    * {@code methods} (every method when empty).
    */
   public HttpListenerSource(HttpServerConfig server, String path, Set<String> methods) {
+    this(server, path, methods, false);
+  }
+
+  /**
+   * A listener as {@link #HttpListenerSource(HttpServerConfig, String, Set)} that, when {@code
+   * streaming}, hands each request's body to the flow as an {@link java.io.InputStream} while it
+   * arrives instead of aggregating it first.
+   */
+  public HttpListenerSource(
+      HttpServerConfig server, String path, Set<String> methods, boolean streaming) {
     this.server = server;
+    this.streaming = streaming;
     this.path = PathPattern.parse(path);
     Set<String> upper = new TreeSet<>();
     methods.forEach(m -> upper.add(m.toUpperCase(Locale.ROOT)));
@@ -71,9 +89,14 @@ public final class HttpListenerSource implements Source {
     return methods;
   }
 
+  /** Whether request bodies reach the flow as streams while they arrive. */
+  public boolean streaming() {
+    return streaming;
+  }
+
   @Override
   public void start(SourceContext context) {
-    Route mine = new Route(path, methods, context);
+    Route mine = new Route(path, methods, context, streaming);
     running = HttpServers.join(server, mine, context.meterRegistry());
     route = mine;
   }

@@ -27,6 +27,11 @@ final class Listening implements AutoCloseable {
     this.listener = listener;
   }
 
+  /** An application already started with {@code listener} as a flow's source. */
+  static Listening of(Application app, HttpListenerSource listener) {
+    return new Listening(app, listener);
+  }
+
   static HttpServerConfig.Builder server() {
     return HttpServerConfig.builder(0).host("127.0.0.1");
   }
@@ -42,7 +47,7 @@ final class Listening implements AutoCloseable {
     Application app =
         Application.builder().flow(built).shutdownTimeout(Duration.ofSeconds(10)).build();
     app.start();
-    return new Listening(app, listener);
+    return of(app, listener);
   }
 
   static Listening start(String path, Processor... processors) {

@@ -5,16 +5,17 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.ReferenceCountUtil;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
 import io.sluice.core.ThrottledException;
 import io.sluice.http.internal.HttpMetrics.Refusal;
 import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
@@ -46,7 +47,7 @@ final class Connection {
 
   private final HttpServer server;
   private final ChannelHandlerContext ctx;
-  private final Queue<FullHttpRequest> pipelined = new ArrayDeque<>();
+  private final Queue<Pending> pipelined = new ArrayDeque<>();
   private State state = State.IDLE;
   private ScheduledFuture<?> deadline;
   private Exchange current;
@@ -55,10 +56,31 @@ final class Connection {
   /** The request a flow works on; answered once, by the flow or by a timeout. */
   private static final class Exchange {
     final boolean keepAlive;
+    final BodyStream body;
     boolean answered;
 
-    Exchange(boolean keepAlive) {
+    Exchange(boolean keepAlive, BodyStream body) {
       this.keepAlive = keepAlive;
+      this.body = body;
+    }
+
+    /** Whether the request is still arriving: its streamed body has not ended. */
+    boolean arriving() {
+      return body != null && !body.ended();
+    }
+  }
+
+  /**
+   * A request waiting for the one in progress: a whole one (body null, retained), or the head of a
+   * streamed one whose body buffers meanwhile.
+   */
+  private record Pending(HttpRequest request, BodyStream body) {
+    void discard() {
+      if (body == null) {
+        ReferenceCountUtil.release(request);
+      } else {
+        body.abandon();
+      }
     }
   }
 
@@ -90,7 +112,8 @@ final class Connection {
 
   private void timedOut() {
     deadline = null;
-    if (state == State.READING) {
+    if (state == State.READING
+        || state == State.PROCESSING && current != null && current.arriving()) {
       refuse(Refusal.SLOW_CLIENT, HttpResponseStatus.REQUEST_TIMEOUT, "the request took too long");
     } else if (state == State.PROCESSING && current != null && !current.answered) {
       current.answered = true;
@@ -121,10 +144,12 @@ final class Connection {
       return;
     }
     server.metrics().refused(reason);
-    pipelined.forEach(FullHttpRequest::release);
-    pipelined.clear();
+    discardPipelined();
     if (current != null) {
       current.answered = true;
+      if (current.body != null) {
+        current.body.abandon();
+      }
     }
     write(Exchanges.plain(status, text), false);
   }
@@ -132,25 +157,47 @@ final class Connection {
   /** A whole request arrived; it runs now, or after the one in progress. */
   void received(FullHttpRequest request) {
     if (state == State.PROCESSING) {
-      pipelined.add(request.retain());
-      if (pipelined.size() >= MAX_PIPELINED) {
-        // Reading stays on while a request runs, so a client that leaves is noticed at once;
-        // one that sends many requests ahead is made to wait by TCP instead.
-        ctx.channel().config().setAutoRead(false);
-      }
+      waitTurn(new Pending(request.retain(), null));
       return;
     }
-    dispatch(request);
+    dispatch(request, null);
   }
 
-  private void dispatch(FullHttpRequest request) {
+  /**
+   * The head of a request for a streaming listener arrived, its body follows into {@code body}; it
+   * runs now, or after the one in progress.
+   */
+  void received(HttpRequest request, BodyStream body) {
+    if (state == State.PROCESSING) {
+      waitTurn(new Pending(request, body));
+      return;
+    }
+    dispatch(request, body);
+  }
+
+  private void waitTurn(Pending request) {
+    pipelined.add(request);
+    if (pipelined.size() >= MAX_PIPELINED) {
+      // Reading stays on while a request runs, so a client that leaves is noticed at once;
+      // one that sends many requests ahead is made to wait by TCP instead.
+      ctx.channel().config().setAutoRead(false);
+    }
+  }
+
+  private void discardPipelined() {
+    pipelined.forEach(Pending::discard);
+    pipelined.clear();
+  }
+
+  /** Runs a request: {@code body} is its streamed body, or null when the request is whole. */
+  private void dispatch(HttpRequest request, BodyStream body) {
     state = State.PROCESSING;
     if (deadline == null) {
       startClock();
     }
     boolean keepAlive =
         server.config().keepAlive() && HttpUtil.isKeepAlive(request) && !server.draining();
-    Exchange exchange = new Exchange(keepAlive);
+    Exchange exchange = new Exchange(keepAlive, body);
     current = exchange;
     if (server.draining()) {
       busy(exchange, "the server is stopping");
@@ -158,33 +205,27 @@ final class Connection {
     }
     QueryStringDecoder uri = new QueryStringDecoder(request.uri());
     String method = request.method().name();
-    Route route = null;
-    Map<String, String> params = null;
-    boolean pathKnown = false;
-    for (Route candidate : server.routes()) {
-      Map<String, String> matched = candidate.pattern().match(uri.rawPath());
-      if (matched != null) {
-        pathKnown = true;
-        if (candidate.allows(method)) {
-          route = candidate;
-          params = matched;
-          break;
-        }
-      }
-    }
+    HttpServer.Match match = server.match(uri.rawPath(), method);
+    Route route = match.route();
     if (route == null) {
       server.metrics().refused(Refusal.NO_ROUTE);
       answer(
           exchange,
-          pathKnown
+          match.pathKnown()
               ? Exchanges.plain(
                   HttpResponseStatus.METHOD_NOT_ALLOWED, "no listener takes " + method + " here")
               : Exchanges.plain(HttpResponseStatus.NOT_FOUND, "no listener at this path"));
       return;
     }
+    Object payload = body != null ? body : Exchanges.body((FullHttpRequest) request);
     Message message =
         Exchanges.toMessage(
-            request, uri, route, params, String.valueOf(ctx.channel().remoteAddress()));
+            request,
+            payload,
+            uri,
+            route,
+            match.params(),
+            String.valueOf(ctx.channel().remoteAddress()));
     route
         .flow()
         .offer(message)
@@ -250,7 +291,12 @@ final class Connection {
 
   private void answer(Exchange exchange, FullHttpResponse response) {
     exchange.answered = true;
-    write(response, exchange.keepAlive && !server.draining());
+    // A streamed body the flow left unread: a connection still carrying it is not kept.
+    boolean arriving = exchange.arriving();
+    if (exchange.body != null) {
+      exchange.body.abandon();
+    }
+    write(response, exchange.keepAlive && !arriving && !server.draining());
   }
 
   private void write(FullHttpResponse response, boolean keepAlive) {
@@ -287,15 +333,17 @@ final class Connection {
     }
     current = null;
     state = State.IDLE;
-    FullHttpRequest waiting = pipelined.poll();
+    Pending waiting = pipelined.poll();
     if (pipelined.size() < MAX_PIPELINED) {
       ctx.channel().config().setAutoRead(true);
     }
     if (waiting != null) {
       try {
-        dispatch(waiting);
+        dispatch(waiting.request(), waiting.body());
       } finally {
-        waiting.release();
+        if (waiting.body() == null) {
+          ReferenceCountUtil.release(waiting.request());
+        }
       }
       return;
     }
@@ -313,9 +361,11 @@ final class Connection {
       }
       server.metrics().refused(Refusal.CLIENT_GONE);
     }
+    if (current != null && current.body != null) {
+      current.body.fail("the connection closed before the body ended");
+    }
     state = State.CLOSED;
     cancelClock();
-    pipelined.forEach(FullHttpRequest::release);
-    pipelined.clear();
+    discardPipelined();
   }
 }

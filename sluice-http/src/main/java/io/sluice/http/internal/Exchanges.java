@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -38,9 +39,10 @@ public final class Exchanges {
 
   private Exchanges() {}
 
-  /** The message a request becomes. */
+  /** The message a request becomes, with {@code payload} as its body. */
   static Message toMessage(
-      FullHttpRequest request,
+      HttpRequest request,
+      Object payload,
       QueryStringDecoder uri,
       Route route,
       Map<String, String> pathParams,
@@ -56,7 +58,7 @@ public final class Exchanges {
     attributes.put("headers", headers(request.headers()));
     attributes.put("queryParams", firstValues(uri.parameters()));
     attributes.put("pathParams", Map.copyOf(pathParams));
-    return Message.of(body(request), attributes);
+    return Message.of(payload, attributes);
   }
 
   private static Map<String, String> headers(HttpHeaders headers) {
@@ -75,7 +77,7 @@ public final class Exchanges {
   }
 
   /** No body: null; a text body: a String in its charset (UTF-8 unless said); else bytes. */
-  private static Object body(FullHttpMessage message) {
+  static Object body(FullHttpMessage message) {
     ByteBuf content = message.content();
     if (!content.isReadable()) {
       return null;

@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,6 +45,7 @@ public final class HttpServer {
   private final AtomicBoolean released = new AtomicBoolean();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private volatile List<Route> routes = List.of();
+  private volatile boolean streaming;
   private volatile boolean draining;
   private final HttpMetrics metrics;
   private final Channel channel;
@@ -102,6 +104,7 @@ public final class HttpServer {
                 .setMaxHeaderSize(config.maxHeaderSize())
                 .setMaxChunkSize(8192)));
     pipeline.addLast("decoded", RequestHandler.guard(head));
+    pipeline.addLast("streamed", new StreamedBodies(head, this));
     pipeline.addLast("body", new BodyLimit(head, (int) config.maxBodySize()));
     pipeline.addLast("dispatch", RequestHandler.dispatcher(head));
   }
@@ -114,8 +117,27 @@ public final class HttpServer {
     return metrics;
   }
 
-  List<Route> routes() {
-    return routes;
+  /** What a request's path and method find: the route that takes it, or why none does. */
+  record Match(Route route, Map<String, String> params, boolean pathKnown) {}
+
+  /** The most specific route for {@code rawPath} that takes {@code method}. */
+  Match match(String rawPath, String method) {
+    boolean pathKnown = false;
+    for (Route candidate : routes) {
+      Map<String, String> matched = candidate.pattern().match(rawPath);
+      if (matched != null) {
+        pathKnown = true;
+        if (candidate.allows(method)) {
+          return new Match(candidate, matched, true);
+        }
+      }
+    }
+    return new Match(null, null, pathKnown);
+  }
+
+  /** Whether any listener of this server takes its request bodies as streams. */
+  boolean streaming() {
+    return streaming;
   }
 
   boolean draining() {
@@ -132,14 +154,19 @@ public final class HttpServer {
     List<Route> next = new ArrayList<>(routes);
     next.add(route);
     next.sort(Comparator.comparingInt((Route r) -> r.pattern().specificity()).reversed());
+    routes(next);
+  }
+
+  private void routes(List<Route> next) {
     routes = List.copyOf(next);
+    streaming = next.stream().anyMatch(Route::streaming);
   }
 
   /** Removes a listener's route; true when none is left. */
   synchronized boolean remove(Route route) {
     List<Route> next = new ArrayList<>(routes);
     next.remove(route);
-    routes = List.copyOf(next);
+    routes(next);
     return next.isEmpty();
   }
 

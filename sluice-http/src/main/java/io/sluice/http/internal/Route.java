@@ -9,8 +9,10 @@ import java.util.Set;
  * @param pattern the path
  * @param methods the methods, upper case; empty for every method
  * @param flow the flow's context, which takes the requests
+ * @param streaming whether request bodies reach the flow as streams while they arrive
  */
-public record Route(PathPattern pattern, Set<String> methods, SourceContext flow) {
+public record Route(
+    PathPattern pattern, Set<String> methods, SourceContext flow, boolean streaming) {
 
   /** Copies the methods. */
   public Route {

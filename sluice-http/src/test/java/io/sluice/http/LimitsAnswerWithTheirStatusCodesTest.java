@@ -130,6 +130,25 @@ class LimitsAnswerWithTheirStatusCodesTest {
   }
 
   @Test
+  void aLaterRequestOnAKeptAliveConnectionHasItsOwnClock() throws Exception {
+    Gate stuck = new Gate("late");
+    try (Listening http =
+            Listening.start(
+                Listening.server().requestTimeout(Duration.ofMillis(300)).build(),
+                "/*",
+                ProcessingStrategy.defaultStrategy(),
+                f -> f.processor(m -> "/slow".equals(m.attribute("path")) ? stuck.process(m) : m));
+        RawClient raw = http.raw()) {
+      raw.send("GET /fast HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(raw.readResponse()).startsWith("HTTP/1.1 200");
+      raw.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(RawClient.status(raw.readUntilClosed())).isEqualTo(504);
+      assertThat(http.refused("timeout")).isEqualTo(1);
+      stuck.open();
+    }
+  }
+
+  @Test
   void anIdleConnectionIsClosedAtTheIdleTimeout() throws Exception {
     try (Listening http = start(Listening.server().idleTimeout(Duration.ofMillis(200)).build());
         RawClient raw = http.raw()) {

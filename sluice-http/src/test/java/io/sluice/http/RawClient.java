@@ -43,6 +43,27 @@ final class RawClient implements AutoCloseable {
     return all.toString(StandardCharsets.ISO_8859_1);
   }
 
+  /** One response with a Content-Length, leaving the connection open for the next. */
+  String readResponse() throws IOException {
+    InputStream in = socket.getInputStream();
+    ByteArrayOutputStream head = new ByteArrayOutputStream();
+    while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new AssertionError("the server closed mid-response: " + head);
+      }
+      head.write(b);
+    }
+    String headers = head.toString(StandardCharsets.ISO_8859_1);
+    int length = 0;
+    for (String line : headers.split("\r\n")) {
+      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+        length = Integer.parseInt(line.substring("content-length:".length()).trim());
+      }
+    }
+    return headers + new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
+  }
+
   /** Whether the server closed the connection (reads end of stream within the socket timeout). */
   boolean closedByServer() throws IOException {
     try {

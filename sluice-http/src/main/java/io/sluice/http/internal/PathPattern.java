@@ -62,12 +62,17 @@ public final class PathPattern {
     return new ConfigurationException(ConfigProblem.of("path", text, rule));
   }
 
+  /** The non-empty segments between slashes; no regular expression, it runs per request. */
   private static List<String> split(String path) {
     List<String> segments = new ArrayList<>();
-    for (String segment : path.split("/")) {
-      if (!segment.isEmpty()) {
-        segments.add(segment);
+    int start = 0;
+    while (start <= path.length()) {
+      int slash = path.indexOf('/', start);
+      int end = slash < 0 ? path.length() : slash;
+      if (end > start) {
+        segments.add(path.substring(start, end));
       }
+      start = end + 1;
     }
     return segments;
   }

@@ -41,28 +41,30 @@ import java.util.concurrent.atomic.LongAdder;
  * <pre>
  * sluice-bench/run-e4.sh [--cases sqlite-queue,sqlite-store,pg-queue,pg-store]
  *     [--serializers jdk,kryo,fory] [--codecs none,deflate,gzip,lz4,zstd] [--sizes 1k,100k,1m]
- *     [--seconds 3] [--runs 3] [--warm-up 3] [--threads 16] [--sync FULL|NORMAL] [--max-others 100] [--out e4.csv]
+ *     [--seconds 3] [--runs 3] [--warm-up 3] [--threads 16,64,256] [--sync FULL|NORMAL] [--max-others 100] [--out e4.csv]
  * </pre>
  *
  * <p>A transaction is, for a queue, one message enqueued, taken and acknowledged (producers and
  * consumers at once: {@value #PRODUCERS} producers call {@code enqueueAll} with about 64 KB per
  * call, {@value #CONSUMERS} consumers take up to 256 and acknowledge them with one {@code ackAll});
- * for an object store, one put and one get of the same key ({@code --threads}, 16 by default,
- * 10,000 keys each). The payload is a {@link StoredMessage} whose payload is an order ({@link
- * SerializationShapes#order}) with as many line items as make its JDK-serialized record the size
- * asked. First every case runs once per serializer and codec for {@code --warm-up} seconds,
- * unrecorded (the JIT's work would otherwise land in the first rows); then each combination gets a
- * fresh store, a warm-up of one second and {@code --seconds} of measurement; the result is the
- * median of {@code --runs}, with the CPU time each transaction cost (this process and the
- * PostgreSQL server) and how much of the machine other processes took.
+ * for an object store, one put and one get of the same key, 10,000 keys per thread, once for each
+ * number of threads in {@code --threads} (16, 64 and 256 by default: a store's capacity is the rate
+ * where more callers stop adding any, and each serializer reaches it at its own count; a row per
+ * count, and {@code e4-tables.py} takes the best). The payload is a {@link StoredMessage} whose
+ * payload is an order ({@link SerializationShapes#order}) with as many line items as make its
+ * JDK-serialized record the size asked. First every case runs once per serializer and codec for
+ * {@code --warm-up} seconds, unrecorded (the JIT's work would otherwise land in the first rows);
+ * then each combination gets a fresh store, a warm-up of one second and {@code --seconds} of
+ * measurement; the result is the median of {@code --runs}, with the CPU time each transaction cost
+ * (this process and the PostgreSQL server) and how much of the machine other processes took.
  */
 public final class StorageBenchmark {
 
   static final int PRODUCERS = 4;
   static final int CONSUMERS = 2;
 
-  /** Threads putting and getting in the object-store cases: {@code --threads 16}. */
-  static int STORE_THREADS = 16;
+  /** Threads putting and getting in the object-store cases, one measurement each. */
+  static List<Integer> STORE_THREADS = List.of(16, 64, 256);
 
   static final String PG_URL = "jdbc:postgresql://127.0.0.1:5432/test";
   static final String PG_SCHEMA = "sluice_bench";
@@ -91,7 +93,7 @@ public final class StorageBenchmark {
     Path out = Path.of(options.getOrDefault("out", "e4.csv"));
     SYNC = StorageConfig.Sync.valueOf(options.getOrDefault("sync", "FULL"));
     MAX_OTHERS = Double.parseDouble(options.getOrDefault("max-others", "100"));
-    STORE_THREADS = Integer.parseInt(options.getOrDefault("threads", "16"));
+    STORE_THREADS = list(options, "threads", "16,64,256").stream().map(Integer::valueOf).toList();
     boolean fresh = !Files.exists(out);
     try (PrintStream csv =
         new PrintStream(
@@ -101,7 +103,7 @@ public final class StorageBenchmark {
                 java.nio.file.StandardOpenOption.APPEND))) {
       if (fresh) {
         csv.println(
-            "case,serializer,codec,size,record_bytes,runs,tps_median,mb_s,tps_all,cpu_us_per_tx,db_cpu_us_per_tx,others_cpu_pct,discarded");
+            "case,serializer,codec,size,record_bytes,runs,tps_median,mb_s,tps_all,cpu_us_per_tx,db_cpu_us_per_tx,others_cpu_pct,discarded,threads");
       }
       // The JIT compiles the stores' and serializers' code during the first seconds, on the same
       // two cores: warm every case up with every serializer and codec once, unrecorded.
@@ -110,7 +112,7 @@ public final class StorageBenchmark {
         for (String serializer : serializers) {
           for (String codec : codecs) {
             if (warmUp > 0) {
-              measure(kase, serializer, codec, "1k", warmUp, 1);
+              measure(kase, serializer, codec, "1k", warmUp, 1, STORE_THREADS.getFirst());
             }
           }
         }
@@ -119,29 +121,32 @@ public final class StorageBenchmark {
         for (String kase : cases) {
           for (String serializer : serializers) {
             for (String codec : codecs) {
-              Result result = measure(kase, serializer, codec, size, seconds, runs);
-              String line =
-                  String.join(
-                      ",",
-                      kase,
-                      serializer,
-                      codec,
-                      size,
-                      Integer.toString(result.recordBytes),
-                      Integer.toString(runs),
-                      String.format("%.0f", result.median()),
-                      String.format("%.1f", result.median() * result.recordBytes / 1e6),
-                      Arrays.stream(result.tps)
-                          .mapToObj(t -> String.format("%.0f", t))
-                          .reduce((a, b) -> a + " " + b)
-                          .orElse(""),
-                      String.format("%.1f", result.cpuMedian()),
-                      String.format("%.1f", result.dbCpuMedian()),
-                      String.format("%.0f", result.othersMax()),
-                      Integer.toString(result.discarded()));
-              csv.println(line);
-              csv.flush();
-              System.out.println(line);
+              for (int threads : kase.endsWith("-store") ? STORE_THREADS : List.of(0)) {
+                Result result = measure(kase, serializer, codec, size, seconds, runs, threads);
+                String line =
+                    String.join(
+                        ",",
+                        kase,
+                        serializer,
+                        codec,
+                        size,
+                        Integer.toString(result.recordBytes),
+                        Integer.toString(runs),
+                        String.format("%.0f", result.median()),
+                        String.format("%.1f", result.median() * result.recordBytes / 1e6),
+                        Arrays.stream(result.tps)
+                            .mapToObj(t -> String.format("%.0f", t))
+                            .reduce((a, b) -> a + " " + b)
+                            .orElse(""),
+                        String.format("%.1f", result.cpuMedian()),
+                        String.format("%.1f", result.dbCpuMedian()),
+                        String.format("%.0f", result.othersMax()),
+                        Integer.toString(result.discarded()),
+                        threads == 0 ? "" : Integer.toString(threads));
+                csv.println(line);
+                csv.flush();
+                System.out.println(line);
+              }
             }
           }
         }
@@ -188,8 +193,15 @@ public final class StorageBenchmark {
   /** One run: its rate and the CPU time it took per transaction, all and the server's part. */
   record Run(double tps, double cpuMicros, double dbCpuMicros, double othersPercent) {}
 
+  /** Runs of one combination; {@code threads} put and get in a store case (queues ignore it). */
   static Result measure(
-      String kase, String serializer, String codec, String size, double seconds, int runs)
+      String kase,
+      String serializer,
+      String codec,
+      String size,
+      double seconds,
+      int runs,
+      int threads)
       throws Exception {
     StoredValues values = values(serializer, codec);
     StoredMessage payload = payload(bytes(size));
@@ -205,7 +217,7 @@ public final class StorageBenchmark {
         Run result =
             kase.endsWith("-queue")
                 ? queue(storage, payload, bytes(size), seconds)
-                : store(storage, payload, seconds);
+                : store(storage, payload, seconds, threads);
         if (result.othersPercent() > MAX_OTHERS && discarded < 3 * runs) {
           // Other work took too much of the machine during this run: run it again.
           discarded++;
@@ -370,14 +382,14 @@ public final class StorageBenchmark {
     return measureRate(storage, acked, seconds, running, threads);
   }
 
-  /** Puts and gets of one key per second. */
-  static Run store(Storage storage, StoredMessage payload, double seconds)
+  /** Puts and gets of one key per second, from {@code threads} threads. */
+  static Run store(Storage storage, StoredMessage payload, double seconds, int callers)
       throws InterruptedException {
     ObjectStore store = storage.objectStore("e4", ObjectStoreOptions.DEFAULTS);
     AtomicBoolean running = new AtomicBoolean(true);
     LongAdder done = new LongAdder();
     List<Thread> threads = new ArrayList<>();
-    for (int t = 0; t < STORE_THREADS; t++) {
+    for (int t = 0; t < callers; t++) {
       String prefix = "t" + t + "-";
       threads.add(
           Thread.ofPlatform()

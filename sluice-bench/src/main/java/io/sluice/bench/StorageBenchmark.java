@@ -23,7 +23,6 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
@@ -81,17 +80,17 @@ public final class StorageBenchmark {
 
   /** Runs the combinations the arguments select and prints (and writes) the results. */
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
-    List<String> cases = list(options, "cases", "sqlite-queue,sqlite-store,pg-queue,pg-store");
-    List<String> serializers = list(options, "serializers", "jdk,kryo,fory");
-    List<String> codecs = list(options, "codecs", "none,deflate,gzip,lz4,zstd");
-    List<String> sizes = list(options, "sizes", "1k,100k,1m");
-    double seconds = Double.parseDouble(options.getOrDefault("seconds", "3"));
-    int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
-    Path out = Path.of(options.getOrDefault("out", "e4.csv"));
-    SYNC = StorageConfig.Sync.valueOf(options.getOrDefault("sync", "FULL"));
-    MAX_OTHERS = Double.parseDouble(options.getOrDefault("max-others", "100"));
-    STORE_THREADS = Integer.parseInt(options.getOrDefault("threads", "16"));
+    CommandLineOptions options = CommandLineOptions.parse(args);
+    List<String> cases = options.list("cases", "sqlite-queue,sqlite-store,pg-queue,pg-store");
+    List<String> serializers = options.list("serializers", "jdk,kryo,fory");
+    List<String> codecs = options.list("codecs", "none,deflate,gzip,lz4,zstd");
+    List<String> sizes = options.list("sizes", "1k,100k,1m");
+    double seconds = options.decimal("seconds", 3);
+    int runs = options.integer("runs", 3);
+    Path out = Path.of(options.string("out", "e4.csv"));
+    SYNC = StorageConfig.Sync.valueOf(options.string("sync", "FULL"));
+    MAX_OTHERS = options.decimal("max-others", 100);
+    STORE_THREADS = options.integer("threads", 16);
     boolean fresh = !Files.exists(out);
     try (PrintStream csv =
         new PrintStream(
@@ -105,7 +104,7 @@ public final class StorageBenchmark {
       }
       // The JIT compiles the stores' and serializers' code during the first seconds, on the same
       // two cores: warm every case up with every serializer and codec once, unrecorded.
-      double warmUp = Double.parseDouble(options.getOrDefault("warm-up", "3"));
+      double warmUp = options.decimal("warm-up", 3);
       for (String kase : cases) {
         for (String serializer : serializers) {
           for (String codec : codecs) {
@@ -482,20 +481,5 @@ public final class StorageBenchmark {
       // No /proc: only this process is counted.
     }
     return total;
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("options come as --name value; got " + args[i]);
-      }
-      options.put(args[i].substring(2), args[++i]);
-    }
-    return options;
-  }
-
-  private static List<String> list(Map<String, String> options, String name, String defaults) {
-    return List.of(options.getOrDefault(name, defaults).split(","));
   }
 }

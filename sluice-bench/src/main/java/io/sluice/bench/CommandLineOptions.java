@@ -1,6 +1,5 @@
 package io.sluice.bench;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,30 +50,6 @@ public final class CommandLineOptions {
   /** The comma-separated values of {@code --name}, or those of {@code otherwise}. */
   public List<String> list(String name, String otherwise) {
     return List.of(string(name, otherwise).split(","));
-  }
-
-  /**
-   * The value of {@code --name} as a duration written {@code 250ms}, {@code 10s} or {@code 2m}, or
-   * {@code otherwise}.
-   */
-  public Duration duration(String name, String otherwise) {
-    String text = string(name, otherwise).trim();
-    try {
-      if (text.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-      }
-      if (text.endsWith("s")) {
-        return Duration.ofMillis(
-            Math.round(Double.parseDouble(text.substring(0, text.length() - 1)) * 1000));
-      }
-      if (text.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(
-        "--" + name + " " + text + ": write a duration as 250ms, 10s or 2m");
   }
 
   /** Fails naming the options given that nothing read: most likely misspelled. */

@@ -405,15 +405,15 @@ public final class StorageBenchmark {
     Thread.sleep(1000); // warm-up
     long start = System.nanoTime();
     long before = counter.sum();
-    long cpuBefore = processCpuNanos();
+    long cpuBefore = CpuTime.ofThisProcess();
     boolean server = storage.describe().startsWith("postgresql");
-    long dbBefore = server ? postgresCpuNanos() : 0;
-    long machineBefore = machineBusyNanos();
+    long dbBefore = server ? CpuTime.ofProcessesNamed("postgres") : 0;
+    long machineBefore = CpuTime.ofMachine();
     Thread.sleep((long) (seconds * 1000));
     long after = counter.sum();
-    long cpuAfter = processCpuNanos();
-    long dbAfter = server ? postgresCpuNanos() : 0;
-    long machineAfter = machineBusyNanos();
+    long cpuAfter = CpuTime.ofThisProcess();
+    long dbAfter = server ? CpuTime.ofProcessesNamed("postgres") : 0;
+    long machineAfter = CpuTime.ofMachine();
     double elapsed = (System.nanoTime() - start) / 1e9;
     running.set(false);
     for (Thread thread : threads) {
@@ -427,59 +427,5 @@ public final class StorageBenchmark {
             * Math.max(0, machineAfter - machineBefore - ours)
             / (elapsed * 1e9 * Runtime.getRuntime().availableProcessors());
     return new Run((after - before) / elapsed, ours / 1e3 / done, db / 1e3 / done, others);
-  }
-
-  /**
-   * CPU time the machine's processes used, niced ones left out, in nanoseconds (0 without /proc):
-   * with this process's and the server's, it tells how much other work disturbed a run.
-   */
-  static long machineBusyNanos() {
-    try {
-      String[] cpu = Files.readAllLines(Path.of("/proc/stat")).getFirst().split("\\s+");
-      // user nice system idle iowait irq softirq steal. Busy is user, system, irq, softirq and
-      // steal: niced work (a build at nice 19 beside the benchmark) yields the CPU to this run.
-      long busy = 0;
-      for (int i : new int[] {1, 3, 6, 7, 8}) {
-        busy += Long.parseLong(cpu[i]);
-      }
-      return busy * 10_000_000L;
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-  }
-
-  /** CPU time of this process, in nanoseconds. */
-  static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
-  /** CPU time of every PostgreSQL server process, in nanoseconds (0 without /proc). */
-  static long postgresCpuNanos() {
-    long total = 0;
-    try (var procs = Files.list(Path.of("/proc"))) {
-      for (Path proc : procs.toList()) {
-        if (!proc.getFileName().toString().chars().allMatch(Character::isDigit)) {
-          continue;
-        }
-        try {
-          String stat = Files.readString(proc.resolve("stat"));
-          int close = stat.lastIndexOf(')');
-          if (!stat.substring(stat.indexOf('(') + 1, close).startsWith("postgres")) {
-            continue;
-          }
-          // After the command: state is field 3; utime and stime are fields 14 and 15.
-          String[] fields = stat.substring(close + 2).split(" ");
-          long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-          total += ticks * 10_000_000L; // USER_HZ is 100 on Linux
-        } catch (IOException | RuntimeException e) {
-          // The process ended while being read: its time is gone with it.
-        }
-      }
-    } catch (IOException e) {
-      // No /proc: only this process is counted.
-    }
-    return total;
   }
 }

@@ -118,7 +118,7 @@ run_row() {
   fi
   start_server "$@"
   if [ "$mode" = batch ]; then
-    load="--requests 10 --timeout 600"
+    load="--requests 10 --timeout 600 --seconds 800"
     limit=900
   else
     load="--interval 1 --warm-up $warm_up --seconds $seconds --timeout $timeout_s"

@@ -39,7 +39,7 @@ record LoadReport(
     errors.forEach((kind, count) -> kinds.add(kind + ":" + count));
     Histogram latencies = results.latencies();
     boolean batch = plan.mode() == LoadPlan.Mode.BATCH;
-    double makespan = batch ? seconds(results.lastAnswer() - results.windowStart()) : Double.NaN;
+    double makespan = batch ? seconds(results.lastAnswerSinceStart()) : Double.NaN;
     double reqPerSecond =
         batch
             ? results.ok() / makespan

@@ -26,7 +26,7 @@ final class LoadResults {
   private final LongAdder ok = new LongAdder();
   private final LongAdder answeredInWindow = new LongAdder();
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
-  private final AtomicLong lastAnswer = new AtomicLong(Long.MIN_VALUE);
+  private final AtomicLong lastAnswerSinceStart = new AtomicLong();
 
   /** Counts only what falls in the window that {@code begin} sets. */
   void begin(long windowStart, long windowEnd) {
@@ -44,7 +44,7 @@ final class LoadResults {
     if (success && inWindow(now)) {
       answeredInWindow.increment();
     }
-    lastAnswer.accumulateAndGet(now, (a, b) -> b - a > 0 ? b : a);
+    lastAnswerSinceStart.accumulateAndGet(now - windowStart, Math::max);
     if (!inWindow(intended)) {
       return;
     }
@@ -68,10 +68,6 @@ final class LoadResults {
     errors.computeIfAbsent("connect_setup", k -> new LongAdder()).increment();
   }
 
-  long windowStart() {
-    return windowStart;
-  }
-
   long ok() {
     return ok.sum();
   }
@@ -81,9 +77,9 @@ final class LoadResults {
     return answeredInWindow.sum();
   }
 
-  /** When the last answer arrived ({@link System#nanoTime()}), or Long.MIN_VALUE. */
-  long lastAnswer() {
-    return lastAnswer.get();
+  /** From the start of the window to the last answer (BATCH: the makespan), in nanoseconds. */
+  long lastAnswerSinceStart() {
+    return lastAnswerSinceStart.get();
   }
 
   /** The errors by kind, sorted by name. */

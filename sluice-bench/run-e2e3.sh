@@ -6,6 +6,7 @@
 #   sluice-bench/run-e2e3.sh [--experiment e2|e3|all] [--rows "netty sluice:auto sluice:synchronous:300"]
 #       [--paths nodelay,wait] [--clients 400,1000,10000] [--seconds 10] [--warm-up 5] [--timeout 10]
 #       [--repeats 3] [--sync-queue 1000] [--sync-exhausted WAIT] [--out e2e3.csv] [--no-build]
+#       [--server-cpus 0] [--client-cpus 1]
 #
 # A row is target[:strategy[:threads]]: netty (the bare Netty reference), sluice:auto (nothing
 # touched) or sluice:synchronous:N (a receiver pool of N threads; its queue and exhausted action
@@ -13,7 +14,8 @@
 # E3 runs /nodelay in closed loop and /wait paced at one request per client per second, for each
 # client count, every row of a repeat one after the other (so the ratio to netty is within one
 # repeat). E2 (rows default to synchronous 1, 10 and 50 threads and auto) runs 40 clients that each
-# send 10 requests to /wait back to back and reports the makespan.
+# send 10 requests to /wait back to back and reports the makespan. --server-cpus and
+# --client-cpus pin the two processes to CPUs (taskset lists) so they do not take each other's.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 experiment=all
@@ -30,6 +32,8 @@ sync_queue=""
 sync_exhausted=""
 out=e2e3.csv
 build=1
+server_cpus=""
+client_cpus=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --experiment) experiment=$2; shift 2 ;;
@@ -44,6 +48,8 @@ while [ $# -gt 0 ]; do
     --sync-exhausted) sync_exhausted=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --no-build) build=0; shift ;;
+    --server-cpus) server_cpus=$2; shift 2 ;;
+    --client-cpus) client_cpus=$2; shift 2 ;;
     *) echo "unknown option $1 (see the comment at the top of $0)" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +57,10 @@ done
 . "$root/bin/find-java.sh"
 sluice_find_java || exit 1
 java="$JAVA_HOME/bin/java"
+server_java="$java"
+client_java="$java"
+[ -z "$server_cpus" ] || server_java="taskset -c $server_cpus $java"
+[ -z "$client_cpus" ] || client_java="taskset -c $client_cpus $java"
 jar="$root/sluice-bench/target/benchmarks.jar"
 if [ "$build" = 1 ]; then
   (cd "$root" && ./mvnw -q -pl sluice-bench -am package -DskipTests)
@@ -84,7 +94,8 @@ trap 'exit 130' INT TERM
 start_server() {
   rm -f "$work/stdin" "$work/port"
   mkfifo "$work/stdin"
-  "$java" --enable-native-access=ALL-UNNAMED -Xmx2g -cp "$jar" io.sluice.bench.http.HttpTargetServer \
+  # shellcheck disable=SC2086 # $server_java may be "taskset -c LIST java"
+  $server_java --enable-native-access=ALL-UNNAMED -Xmx2g -cp "$jar" io.sluice.bench.http.HttpTargetServer \
     "$@" <"$work/stdin" >"$work/port" 2>>"$work/server.log" &
   server_pid=$!
   exec 3>"$work/stdin"
@@ -124,8 +135,8 @@ run_row() {
     load="--interval 1 --warm-up $warm_up --seconds $seconds --timeout $timeout_s"
     limit=$(awk "BEGIN { printf \"%d\", $warm_up + $seconds + 3 * $timeout_s + 180 }")
   fi
-  # shellcheck disable=SC2086 # $load is a list of options
-  if ! timeout "$limit" "$java" -Xmx2g -cp "$jar" io.sluice.bench.http.HttpLoadClient \
+  # shellcheck disable=SC2086 # $load is a list of options, $client_java may start with taskset
+  if ! timeout "$limit" $client_java -Xmx2g -cp "$jar" io.sluice.bench.http.HttpLoadClient \
     --port "$port" --path "/$path" --mode "$mode" --clients "$clients" $load \
     --server-pid "$server_pid" --target "$target" --strategy "${strategy:--}" \
     --threads "${threads:--}" --header true >"$work/client.csv" 2>>"$work/client.log"; then

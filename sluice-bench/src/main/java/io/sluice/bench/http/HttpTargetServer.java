@@ -26,6 +26,8 @@ import java.io.IOException;
  */
 public final class HttpTargetServer {
 
+  private static final long STOP_LIMIT_MILLIS = 10_000;
+
   private HttpTargetServer() {}
 
   /** Starts the target, prints its port and waits for stdin to close. */
@@ -68,6 +70,23 @@ public final class HttpTargetServer {
     while (System.in.read() >= 0) {
       // Anything written is ignored: the server runs until its stdin closes.
     }
+    // A Sluice application lets its requests in flight finish (a synchronous pool may hold a
+    // queue of sleeping ones): the next row must not wait for that, so a slow stop is cut short.
+    Thread watchdog =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(STOP_LIMIT_MILLIS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+              }
+              System.err.println(
+                  "the target took over " + STOP_LIMIT_MILLIS + " ms to stop: halted");
+              Runtime.getRuntime().halt(1);
+            });
+    watchdog.setDaemon(true);
+    watchdog.start();
     System.exit(0);
   }
 

@@ -9,8 +9,8 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -63,7 +63,7 @@ final class SimulatedClient {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     ch.pipeline()
-                        .addLast(new HttpClientCodec())
+                        .addLast(new HttpResponseDecoder())
                         .addLast(new HttpObjectAggregator(1024 * 1024))
                         .addLast(new Responses());
                   }

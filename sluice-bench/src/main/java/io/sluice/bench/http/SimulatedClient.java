@@ -37,6 +37,7 @@ final class SimulatedClient {
   private long inFlight = NONE;
   private int sent;
   private Channel channel;
+  private boolean channelAnswered;
   private boolean connecting;
   private boolean started;
   private boolean finished;
@@ -110,13 +111,14 @@ final class SimulatedClient {
           connecting = false;
           if (f.isSuccess()) {
             channel = connected.channel();
+            channelAnswered = false;
           }
           then.run();
         });
   }
 
   private void next() {
-    if (finished || inFlight != NONE || connecting) {
+    if (!started || finished || inFlight != NONE || connecting) {
       return;
     }
     long now = System.nanoTime();
@@ -164,6 +166,7 @@ final class SimulatedClient {
       return;
     }
     long now = System.nanoTime();
+    channelAnswered = true;
     timeout.cancel(false);
     results.answered(status, inFlight, now);
     ended(now);
@@ -187,6 +190,11 @@ final class SimulatedClient {
       timeout.cancel(false);
       results.failed("closed", inFlight, 1);
       ended(System.nanoTime());
+    } else if (!channelAnswered) {
+      // Closed before it carried a request: a server over its connection limit does that (Sluice
+      // answers 503 first). Count it as a failed connection and pause before the next attempt.
+      results.failed("connect", nextIntended, 1);
+      wakeUpIn(RECONNECT_PAUSE_NANOS);
     } else {
       next();
     }

@@ -23,7 +23,6 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
@@ -83,17 +82,17 @@ public final class StorageBenchmark {
 
   /** Runs the combinations the arguments select and prints (and writes) the results. */
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
-    List<String> cases = list(options, "cases", "sqlite-queue,sqlite-store,pg-queue,pg-store");
-    List<String> serializers = list(options, "serializers", "jdk,kryo,fory");
-    List<String> codecs = list(options, "codecs", "none,deflate,gzip,lz4,zstd");
-    List<String> sizes = list(options, "sizes", "1k,100k,1m");
-    double seconds = Double.parseDouble(options.getOrDefault("seconds", "3"));
-    int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
-    Path out = Path.of(options.getOrDefault("out", "e4.csv"));
-    SYNC = StorageConfig.Sync.valueOf(options.getOrDefault("sync", "FULL"));
-    MAX_OTHERS = Double.parseDouble(options.getOrDefault("max-others", "100"));
-    STORE_THREADS = list(options, "threads", "16,64,256").stream().map(Integer::valueOf).toList();
+    CommandLineOptions options = CommandLineOptions.parse(args);
+    List<String> cases = options.list("cases", "sqlite-queue,sqlite-store,pg-queue,pg-store");
+    List<String> serializers = options.list("serializers", "jdk,kryo,fory");
+    List<String> codecs = options.list("codecs", "none,deflate,gzip,lz4,zstd");
+    List<String> sizes = options.list("sizes", "1k,100k,1m");
+    double seconds = options.decimal("seconds", 3);
+    int runs = options.integer("runs", 3);
+    Path out = Path.of(options.string("out", "e4.csv"));
+    SYNC = StorageConfig.Sync.valueOf(options.string("sync", "FULL"));
+    MAX_OTHERS = options.decimal("max-others", 100);
+    STORE_THREADS = options.list("threads", "16,64,256").stream().map(Integer::valueOf).toList();
     boolean fresh = !Files.exists(out);
     try (PrintStream csv =
         new PrintStream(
@@ -107,7 +106,7 @@ public final class StorageBenchmark {
       }
       // The JIT compiles the stores' and serializers' code during the first seconds, on the same
       // two cores: warm every case up with every serializer and codec once, unrecorded.
-      double warmUp = Double.parseDouble(options.getOrDefault("warm-up", "3"));
+      double warmUp = options.decimal("warm-up", 3);
       for (String kase : cases) {
         for (String serializer : serializers) {
           for (String codec : codecs) {
@@ -418,15 +417,15 @@ public final class StorageBenchmark {
     Thread.sleep(1000); // warm-up
     long start = System.nanoTime();
     long before = counter.sum();
-    long cpuBefore = processCpuNanos();
+    long cpuBefore = CpuTime.ofThisProcess();
     boolean server = storage.describe().startsWith("postgresql");
-    long dbBefore = server ? postgresCpuNanos() : 0;
-    long machineBefore = machineBusyNanos();
+    long dbBefore = server ? CpuTime.ofProcessesNamed("postgres") : 0;
+    long machineBefore = CpuTime.ofMachine();
     Thread.sleep((long) (seconds * 1000));
     long after = counter.sum();
-    long cpuAfter = processCpuNanos();
-    long dbAfter = server ? postgresCpuNanos() : 0;
-    long machineAfter = machineBusyNanos();
+    long cpuAfter = CpuTime.ofThisProcess();
+    long dbAfter = server ? CpuTime.ofProcessesNamed("postgres") : 0;
+    long machineAfter = CpuTime.ofMachine();
     double elapsed = (System.nanoTime() - start) / 1e9;
     running.set(false);
     for (Thread thread : threads) {
@@ -440,74 +439,5 @@ public final class StorageBenchmark {
             * Math.max(0, machineAfter - machineBefore - ours)
             / (elapsed * 1e9 * Runtime.getRuntime().availableProcessors());
     return new Run((after - before) / elapsed, ours / 1e3 / done, db / 1e3 / done, others);
-  }
-
-  /**
-   * CPU time the machine's processes used, niced ones left out, in nanoseconds (0 without /proc):
-   * with this process's and the server's, it tells how much other work disturbed a run.
-   */
-  static long machineBusyNanos() {
-    try {
-      String[] cpu = Files.readAllLines(Path.of("/proc/stat")).getFirst().split("\\s+");
-      // user nice system idle iowait irq softirq steal. Busy is user, system, irq, softirq and
-      // steal: niced work (a build at nice 19 beside the benchmark) yields the CPU to this run.
-      long busy = 0;
-      for (int i : new int[] {1, 3, 6, 7, 8}) {
-        busy += Long.parseLong(cpu[i]);
-      }
-      return busy * 10_000_000L;
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-  }
-
-  /** CPU time of this process, in nanoseconds. */
-  static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
-  /** CPU time of every PostgreSQL server process, in nanoseconds (0 without /proc). */
-  static long postgresCpuNanos() {
-    long total = 0;
-    try (var procs = Files.list(Path.of("/proc"))) {
-      for (Path proc : procs.toList()) {
-        if (!proc.getFileName().toString().chars().allMatch(Character::isDigit)) {
-          continue;
-        }
-        try {
-          String stat = Files.readString(proc.resolve("stat"));
-          int close = stat.lastIndexOf(')');
-          if (!stat.substring(stat.indexOf('(') + 1, close).startsWith("postgres")) {
-            continue;
-          }
-          // After the command: state is field 3; utime and stime are fields 14 and 15.
-          String[] fields = stat.substring(close + 2).split(" ");
-          long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-          total += ticks * 10_000_000L; // USER_HZ is 100 on Linux
-        } catch (IOException | RuntimeException e) {
-          // The process ended while being read: its time is gone with it.
-        }
-      }
-    } catch (IOException e) {
-      // No /proc: only this process is counted.
-    }
-    return total;
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("options come as --name value; got " + args[i]);
-      }
-      options.put(args[i].substring(2), args[++i]);
-    }
-    return options;
-  }
-
-  private static List<String> list(Map<String, String> options, String name, String defaults) {
-    return List.of(options.getOrDefault(name, defaults).split(","));
   }
 }

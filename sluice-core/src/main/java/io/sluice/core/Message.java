@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A message is what flows through Sluice: a payload, the attributes its source attached (file name,
@@ -127,9 +128,21 @@ public final class Message {
     return copy.isEmpty() ? EMPTY : Collections.unmodifiableMap(copy);
   }
 
+  /**
+   * The classes of the JDK's immutable maps ({@code Map.of}, {@code Map.copyOf}, {@code
+   * Map.ofEntries}): no null key or value and nothing can change them, so they are kept as given
+   * instead of copied (a source building its attributes that way saves a copy per message).
+   */
+  private static final Set<Class<?>> IMMUTABLE_MAPS =
+      Set.of(Map.of().getClass(), Map.of("k", 1).getClass());
+
+  @SuppressWarnings("unchecked")
   private static Map<String, Object> copy(Map<String, ?> map) {
     if (map == null || map.isEmpty()) {
       return EMPTY;
+    }
+    if (IMMUTABLE_MAPS.contains(map.getClass())) {
+      return (Map<String, Object>) map;
     }
     Map<String, Object> copy = new HashMap<>();
     map.forEach(

@@ -24,6 +24,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,30 +48,52 @@ public final class Exchanges {
       Route route,
       Map<String, String> pathParams,
       String remoteAddress) {
-    Map<String, Object> attributes = new HashMap<>();
-    attributes.put("method", request.method().name());
-    attributes.put("path", uri.path());
-    attributes.put("requestUri", request.uri());
-    attributes.put("queryString", uri.rawQuery());
-    attributes.put("listenerPath", route.pattern().toString());
-    attributes.put("version", request.protocolVersion().text());
-    attributes.put("remoteAddress", remoteAddress);
-    attributes.put("headers", headers(request.headers()));
-    attributes.put("queryParams", firstValues(uri.parameters()));
-    attributes.put("pathParams", Map.copyOf(pathParams));
-    return Message.of(payload, attributes);
+    return Message.of(
+        payload,
+        Map.ofEntries(
+            Map.entry("method", request.method().name()),
+            Map.entry("path", uri.path()),
+            Map.entry("requestUri", request.uri()),
+            Map.entry("queryString", uri.rawQuery()),
+            Map.entry("listenerPath", route.pattern().toString()),
+            Map.entry("version", request.protocolVersion().text()),
+            Map.entry("remoteAddress", remoteAddress),
+            Map.entry("headers", headers(request.headers())),
+            Map.entry("queryParams", firstValues(uri.parameters())),
+            Map.entry("pathParams", Map.copyOf(pathParams))));
   }
 
+  /**
+   * Headers as an immutable map of lower-case names to values, repeated headers joined by ", ". It
+   * is built on every request, so the usual case (no name twice) goes straight to one immutable
+   * map.
+   */
   private static Map<String, String> headers(HttpHeaders headers) {
-    Map<String, String> map = new HashMap<>();
-    for (Map.Entry<String, String> header : headers) {
-      map.merge(
-          header.getKey().toLowerCase(Locale.ROOT), header.getValue(), (a, b) -> a + ", " + b);
+    @SuppressWarnings("unchecked")
+    Map.Entry<String, String>[] entries = new Map.Entry[headers.size()];
+    int i = 0;
+    for (Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iteratorCharSequence();
+        it.hasNext(); ) {
+      Map.Entry<CharSequence, CharSequence> header = it.next();
+      entries[i++] =
+          Map.entry(
+              header.getKey().toString().toLowerCase(Locale.ROOT), header.getValue().toString());
     }
-    return Map.copyOf(map);
+    try {
+      return Map.ofEntries(entries);
+    } catch (IllegalArgumentException sameNameTwice) {
+      Map<String, String> joined = new HashMap<>();
+      for (Map.Entry<String, String> entry : entries) {
+        joined.merge(entry.getKey(), entry.getValue(), (a, b) -> a + ", " + b);
+      }
+      return Map.copyOf(joined);
+    }
   }
 
   private static Map<String, String> firstValues(Map<String, List<String>> parameters) {
+    if (parameters.isEmpty()) {
+      return Map.of();
+    }
     Map<String, String> map = new HashMap<>();
     parameters.forEach((name, values) -> map.put(name, values.isEmpty() ? "" : values.getFirst()));
     return Map.copyOf(map);

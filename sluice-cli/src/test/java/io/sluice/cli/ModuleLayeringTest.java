@@ -29,7 +29,8 @@ class ModuleLayeringTest {
             "io.sluice.bench..",
             "io.sluice.jdbc..",
             "io.sluice.serializers..",
-            "io.sluice.http..")
+            "io.sluice.http..",
+            "io.sluice.jobs..")
         .check(SLUICE);
   }
 
@@ -51,10 +52,28 @@ class ModuleLayeringTest {
               "io.sluice.cli..",
               "io.sluice.testkit..",
               "io.sluice.bench..",
+              "io.sluice.jobs..",
               module[1],
               module[2])
           .check(SLUICE);
     }
+  }
+
+  @Test
+  void theJobExecutorDependsOnlyOnTheCoreAndJdbc() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.sluice.jobs..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.sluice.config..",
+            "io.sluice.cli..",
+            "io.sluice.testkit..",
+            "io.sluice.bench..",
+            "io.sluice.serializers..",
+            "io.sluice.http..")
+        .check(SLUICE);
   }
 
   @Test
@@ -65,7 +84,11 @@ class ModuleLayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..", "io.sluice.jdbc..")
+            "io.sluice.cli..",
+            "io.sluice.testkit..",
+            "io.sluice.bench..",
+            "io.sluice.jdbc..",
+            "io.sluice.jobs..")
         .check(SLUICE);
   }
 
@@ -92,6 +115,13 @@ class ModuleLayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.sluice.http.internal..")
+        .check(SLUICE);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.sluice.jobs..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.jobs.internal..")
         .check(SLUICE);
   }
 

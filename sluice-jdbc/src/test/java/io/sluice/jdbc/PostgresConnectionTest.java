@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.StoreException;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;

@@ -112,4 +112,17 @@ public interface JobStore {
 
   /** The clock due times are measured on (the application's). */
   java.time.Clock clock();
+
+  /**
+   * A number that moves when jobs may have become claimable: created, released, reclaimed or
+   * retried here, or on another node that notified (PostgreSQL), or {@link #wake()} was called.
+   * Read it before looking, then {@link #awaitChange} so a change in between is not missed.
+   */
+  long changes();
+
+  /** Waits until {@link #changes()} moves past {@code seen}, at most {@code timeout}. */
+  boolean awaitChange(long seen, Duration timeout) throws InterruptedException;
+
+  /** Moves {@link #changes()} in this process: an executor has room for more jobs. */
+  void wake();
 }

@@ -65,6 +65,21 @@ public final class JdbcJobStore implements JobStore {
   }
 
   @Override
+  public long changes() {
+    return db.generation(SIGNAL);
+  }
+
+  @Override
+  public boolean awaitChange(long seen, Duration timeout) throws InterruptedException {
+    return db.await(SIGNAL, seen, timeout);
+  }
+
+  @Override
+  public void wake() {
+    db.wake(SIGNAL);
+  }
+
+  @Override
   public long create(NewJob job) {
     return createAll(List.of(Require.nonNull(job, "job"))).getFirst();
   }

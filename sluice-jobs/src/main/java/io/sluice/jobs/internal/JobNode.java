@@ -271,31 +271,34 @@ public final class JobNode implements AutoCloseable {
     if (pending.isEmpty()) {
       return;
     }
-    Map<NodeLease, List<Long>> completed = new LinkedHashMap<>();
-    Map<NodeLease, List<Long>> released = new LinkedHashMap<>();
-    for (Outcome outcome : pending) {
-      switch (outcome) {
-        case Outcome.Completed c -> group(completed, c);
-        case Outcome.Released r -> group(released, r);
-        default -> {}
-      }
+    // Each write removes what it wrote, so that after a failure only the rest is written again.
+    for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Completed.class).entrySet()) {
+      complete(group.getKey(), ids(group.getValue()));
+      pending.removeAll(group.getValue());
     }
-    completed.forEach(this::complete);
-    pending.removeIf(o -> o instanceof Outcome.Completed);
-    released.forEach(
-        (lease, ids) -> {
-          int back = store.release(lease, ids);
-          refused(lease, ids.size() - back, ids, "hand back");
-        });
-    pending.removeIf(o -> o instanceof Outcome.Released);
+    for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Released.class).entrySet()) {
+      List<Long> ids = ids(group.getValue());
+      refused(group.getKey(), ids.size() - store.release(group.getKey(), ids), ids, "hand back");
+      pending.removeAll(group.getValue());
+    }
     while (!pending.isEmpty()) {
       failed(pending.getFirst());
       pending.removeFirst();
     }
   }
 
-  private static void group(Map<NodeLease, List<Long>> groups, Outcome outcome) {
-    groups.computeIfAbsent(outcome.job().lease(), l -> new ArrayList<>()).add(outcome.job().id());
+  private Map<NodeLease, List<Outcome>> byLease(Class<? extends Outcome> kind) {
+    Map<NodeLease, List<Outcome>> groups = new LinkedHashMap<>();
+    for (Outcome outcome : pending) {
+      if (kind.isInstance(outcome)) {
+        groups.computeIfAbsent(outcome.job().lease(), l -> new ArrayList<>()).add(outcome);
+      }
+    }
+    return groups;
+  }
+
+  private static List<Long> ids(List<Outcome> outcomes) {
+    return outcomes.stream().map(o -> o.job().id()).toList();
   }
 
   private void complete(NodeLease lease, List<Long> ids) {

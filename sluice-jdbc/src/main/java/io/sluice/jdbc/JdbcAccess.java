@@ -4,10 +4,12 @@ import io.sluice.core.store.Storage;
 import io.sluice.core.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -97,6 +99,23 @@ public final class JdbcAccess {
   /** Runs {@code work} in the writer's next commit; a StoreException naming {@code what}. */
   public <T> T write(String what, Write<T> work) {
     return storage.write(what, tx -> work.run(new WriterTransaction(tx)));
+  }
+
+  /** Maps one result row. */
+  @FunctionalInterface
+  public interface Row<T> {
+    /** The value of the row {@code rs} is on. */
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  /** The rows {@code sql} selects with {@code parameters}, on a read connection. */
+  public <T> List<T> query(String what, String sql, Row<T> row, Object... parameters) {
+    return storage.query(what, sql, row::map, parameters);
+  }
+
+  /** Sets {@code parameters} (String, Long, Integer, byte[] or null) from the first on. */
+  public static void bind(PreparedStatement statement, Object... parameters) throws SQLException {
+    JdbcStorage.bind(statement, parameters);
   }
 
   /** Runs {@code read} on a read connection; a StoreException naming {@code what}. */

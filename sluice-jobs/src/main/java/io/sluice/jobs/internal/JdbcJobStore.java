@@ -1,5 +1,7 @@
 package io.sluice.jobs.internal;
 
+import static io.sluice.jdbc.JdbcAccess.bind;
+
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobInfo;
@@ -431,20 +433,7 @@ public final class JdbcJobStore implements JobStore {
   }
 
   private List<JobInfo> jobs(String what, String select, Object... parameters) {
-    return db.read(
-        what,
-        c -> {
-          try (PreparedStatement statement = c.prepareStatement(select)) {
-            bind(statement, parameters);
-            List<JobInfo> found = new ArrayList<>();
-            try (ResultSet rs = statement.executeQuery()) {
-              while (rs.next()) {
-                found.add(info(rs));
-              }
-            }
-            return found;
-          }
-        });
+    return db.query(what, select, JdbcJobStore::info, parameters);
   }
 
   private static JobInfo info(ResultSet rs) throws SQLException {
@@ -470,18 +459,12 @@ public final class JdbcJobStore implements JobStore {
 
   @Override
   public Map<String, Long> waitingByType() {
-    return db.read(
+    Map<String, Long> counts = new LinkedHashMap<>();
+    db.query(
         "count the waiting jobs per type",
-        c -> {
-          Map<String, Long> counts = new LinkedHashMap<>();
-          try (PreparedStatement count = c.prepareStatement(JobSql.WAITING_BY_TYPE);
-              ResultSet rs = count.executeQuery()) {
-            while (rs.next()) {
-              counts.put(rs.getString(1), rs.getLong(2));
-            }
-          }
-          return counts;
-        });
+        JobSql.WAITING_BY_TYPE,
+        rs -> counts.put(rs.getString(1), rs.getLong(2)));
+    return counts;
   }
 
   @Override
@@ -495,19 +478,13 @@ public final class JdbcJobStore implements JobStore {
     parameters.add(clock.millis());
     parameters.add(until);
     parameters.addAll(new TreeSet<>(types));
-    return db.read(
-        "find the next due job",
-        c -> {
-          try (PreparedStatement next = c.prepareStatement(JobSql.nextDue(types.size()))) {
-            bind(next, parameters.toArray());
-            try (ResultSet rs = next.executeQuery()) {
-              long due = rs.next() ? rs.getLong(1) : 0;
-              return rs.wasNull() || due == 0
-                  ? Optional.<Instant>empty()
-                  : Optional.of(Instant.ofEpochMilli(due));
-            }
-          }
-        });
+    List<Long> due =
+        db.query(
+            "find the next due job",
+            JobSql.nextDue(types.size()),
+            rs -> rs.getLong(1) == 0 && rs.wasNull() ? null : rs.getLong(1),
+            parameters.toArray());
+    return Optional.ofNullable(due.getFirst()).map(Instant::ofEpochMilli);
   }
 
   private static String types(List<NewJob> jobs) {
@@ -533,23 +510,6 @@ public final class JdbcJobStore implements JobStore {
   private static Long firstLong(PreparedStatement statement) throws SQLException {
     try (ResultSet rs = statement.executeQuery()) {
       return rs.next() ? rs.getLong(1) : null;
-    }
-  }
-
-  private static void bind(PreparedStatement statement, Object... parameters) throws SQLException {
-    for (int i = 0; i < parameters.length; i++) {
-      Object value = parameters[i];
-      if (value == null) {
-        statement.setNull(i + 1, java.sql.Types.VARCHAR);
-      } else if (value instanceof byte[] bytes) {
-        statement.setBytes(i + 1, bytes);
-      } else if (value instanceof Integer number) {
-        statement.setInt(i + 1, number);
-      } else if (value instanceof Long number) {
-        statement.setLong(i + 1, number);
-      } else {
-        statement.setString(i + 1, value.toString());
-      }
     }
   }
 }

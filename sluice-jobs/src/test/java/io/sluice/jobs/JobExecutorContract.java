@@ -160,6 +160,31 @@ abstract class JobExecutorContract {
   }
 
   @Test
+  void jobsThatFinishTogetherAreCompletedInOneWrite() {
+    CountDownLatch go = new CountDownLatch(1);
+    AtomicInteger running = new AtomicInteger();
+    List<Long> ids =
+        store.createAll(IntStream.range(0, 20).mapToObj(i -> NewJob.of("email", i)).toList());
+    start(
+        "node-a",
+        Map.of(
+            "email",
+            job -> {
+              running.incrementAndGet();
+              go.await();
+            }),
+        c -> c.concurrency(20).prefetch(0));
+    await().atMost(PATIENCE).until(() -> running.get() == 20);
+
+    go.countDown();
+
+    await().atMost(PATIENCE).until(() -> ids.stream().allMatch(id -> store.find(id).isEmpty()));
+    var together = registry.get("sluice.jobs.completed.together").tag("node", "node-a").summary();
+    assertThat(together.totalAmount()).isEqualTo(20);
+    assertThat(together.count()).as("writes that completed the 20 jobs").isLessThan(20);
+  }
+
+  @Test
   void aNodeHoldsNoMoreThanItsConcurrencyPlusPrefetchAndRunsJobsOffTheAcquisitionThread()
       throws Exception {
     CountDownLatch release = new CountDownLatch(1);

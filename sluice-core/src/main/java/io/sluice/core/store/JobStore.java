@@ -1,6 +1,7 @@
 package io.sluice.core.store;
 
 import java.sql.Connection;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -111,7 +112,7 @@ public interface JobStore {
   Optional<Instant> nextDue(Set<String> types, Instant horizon);
 
   /** The clock due times are measured on (the application's). */
-  java.time.Clock clock();
+  Clock clock();
 
   /**
    * A number that moves when jobs may have become claimable: created, released, reclaimed or

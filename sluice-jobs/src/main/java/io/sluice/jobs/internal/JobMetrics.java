@@ -1,6 +1,7 @@
 package io.sluice.jobs.internal;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -20,6 +21,7 @@ final class JobMetrics {
   final Counter failed;
   final Counter incidents;
   final Timer startLatency;
+  final DistributionSummary completedTogether;
 
   private final MeterRegistry registry;
   private final String node;
@@ -45,6 +47,11 @@ final class JobMetrics {
             .publishPercentileHistogram()
             .minimumExpectedValue(Duration.ofMillis(1))
             .maximumExpectedValue(Duration.ofMinutes(10))
+            .register(registry);
+    completedTogether =
+        DistributionSummary.builder("sluice.jobs.completed.together")
+            .description("Jobs completed by one bulk write")
+            .tag("node", node)
             .register(registry);
   }
 

@@ -303,6 +303,7 @@ public final class JobNode implements AutoCloseable {
 
   private void complete(NodeLease lease, List<Long> ids) {
     Set<Long> done = store.complete(lease, ids);
+    metrics.completedTogether.record(ids.size());
     if (done.size() < ids.size()) {
       Set<Long> lost = new HashSet<>(ids);
       lost.removeAll(done);

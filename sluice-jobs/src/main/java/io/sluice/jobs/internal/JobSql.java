@@ -148,12 +148,17 @@ final class JobSql {
         + HELD;
   }
 
-  /** Hands back every job whose lease lapsed or was replaced, in one statement. */
+  /**
+   * Hands back every job whose lease lapsed or was replaced, in one statement; on PostgreSQL rows
+   * another node is reclaiming or completing at the same time are skipped, not waited for.
+   */
   String reclaim() {
-    return "UPDATE sluice_job SET state = 0, owner = NULL, epoch = NULL WHERE state = 1"
-        + " AND NOT EXISTS (SELECT 1 FROM sluice_job_node n WHERE n.node = sluice_job.owner"
-        + " AND n.epoch = sluice_job.epoch AND n.lease_expires > "
+    return "UPDATE sluice_job SET state = 0, owner = NULL, epoch = NULL WHERE id IN (SELECT id"
+        + " FROM sluice_job WHERE state = 1 AND NOT EXISTS (SELECT 1 FROM sluice_job_node n"
+        + " WHERE n.node = sluice_job.owner AND n.epoch = sluice_job.epoch AND n.lease_expires > "
         + now
+        + ")"
+        + skipLocked
         + ") RETURNING id";
   }
 

@@ -78,6 +78,20 @@ final class LeaseKeeper {
         LOG.info("Node {} renewed its lease {} again", config.nodeId(), lease);
         store.wake();
       }
+    } catch (RuntimeException e) {
+      if (!failing) {
+        failing = true;
+        LOG.warn(
+            "Node {} could not renew its lease {} ({}); it stops taking jobs when the lease ends"
+                + " and keeps trying every {}",
+            config.nodeId(),
+            lease,
+            e.getMessage(),
+            config.heartbeatInterval());
+      }
+      return;
+    }
+    try {
       List<Long> reclaimed = store.reclaim();
       if (!reclaimed.isEmpty()) {
         LOG.info(
@@ -90,16 +104,11 @@ final class LeaseKeeper {
         count();
       }
     } catch (RuntimeException e) {
-      if (!failing) {
-        failing = true;
-        LOG.warn(
-            "Node {} could not renew its lease {} ({}); it stops taking jobs when the lease ends"
-                + " and keeps trying every {}",
-            config.nodeId(),
-            lease,
-            e.getMessage(),
-            config.heartbeatInterval());
-      }
+      // The lease is renewed; the next beat tries again.
+      LOG.warn(
+          "Node {} could not reclaim lapsed nodes' jobs or count the waiting ones: {}",
+          config.nodeId(),
+          e.getMessage());
     }
   }
 

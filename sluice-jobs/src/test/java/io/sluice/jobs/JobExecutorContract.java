@@ -65,6 +65,12 @@ abstract class JobExecutorContract {
   /** A connection to the database behind the storage's back. */
   protected abstract Connection connect() throws Exception;
 
+  /**
+   * Makes the job tables unwritable until the result is closed: another connection holds SQLite's
+   * write lock, or locks PostgreSQL's job tables; the node's writes wait and then fail or resume.
+   */
+  protected abstract AutoCloseable blockWrites() throws Exception;
+
   /** Keeps {@code closeable} to close after the test. */
   protected <T extends AutoCloseable> T closeAfter(T closeable) {
     others.add(closeable);
@@ -404,6 +410,35 @@ abstract class JobExecutorContract {
     assertThat(count("sluice.jobs.executed", "node-a") + count("sluice.jobs.executed", "node-b"))
         .as("the paused run returned too, but only one completion counted in the database")
         .isEqualTo(2);
+  }
+
+  @Test
+  void aNodeThatCannotRenewItsLeaseStopsTakingJobsAndResumesWhenTheDatabaseReturns()
+      throws Exception {
+    List<Instant> ran = new CopyOnWriteArrayList<>();
+    JobExecutor a =
+        start(
+            "node-a",
+            Map.of("email", job -> ran.add(clock.instant())),
+            c ->
+                c.leaseDuration(Duration.ofSeconds(1))
+                    .heartbeatInterval(Duration.ofMillis(200))
+                    .safetyPoll(Duration.ofMillis(200)));
+    long epoch = a.lease().epoch();
+    store.create(NewJob.of("email", "before the outage"));
+    await().atMost(PATIENCE).until(() -> ran.size() == 1);
+
+    Instant back;
+    try (AutoCloseable outage = blockWrites()) {
+      await().atMost(PATIENCE).until(() -> !a.holdsLease());
+      back = clock.instant();
+    }
+
+    await().atMost(PATIENCE).until(() -> a.holdsLease() && a.lease().epoch() > epoch);
+    store.create(NewJob.of("email", "after the outage"));
+    await().atMost(PATIENCE).until(() -> ran.size() == 2);
+    assertThat(ran.get(1)).isAfter(back);
+    assertThat(warnings("Node node-a lost its lease")).hasSize(1);
   }
 
   @Test

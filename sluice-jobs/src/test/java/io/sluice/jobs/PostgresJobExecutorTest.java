@@ -27,4 +27,17 @@ class PostgresJobExecutorTest extends JobExecutorContract {
   protected Connection connect() throws Exception {
     return DB.connect();
   }
+
+  @Override
+  protected AutoCloseable blockWrites() throws Exception {
+    Connection connection = connect();
+    connection.setAutoCommit(false);
+    connection
+        .createStatement()
+        .execute("LOCK TABLE sluice_job_node, sluice_job IN ACCESS EXCLUSIVE MODE");
+    return () -> {
+      connection.rollback();
+      connection.close();
+    };
+  }
 }

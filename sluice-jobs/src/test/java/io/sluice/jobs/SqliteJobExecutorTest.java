@@ -26,4 +26,14 @@ class SqliteJobExecutorTest extends JobExecutorContract {
   protected Connection connect() throws Exception {
     return JobTestStorages.sqliteConnection(dir);
   }
+
+  @Override
+  protected AutoCloseable blockWrites() throws Exception {
+    Connection connection = connect();
+    connection.createStatement().execute("BEGIN IMMEDIATE");
+    return () -> {
+      connection.createStatement().execute("ROLLBACK");
+      connection.close();
+    };
+  }
 }

@@ -135,6 +135,33 @@ abstract class JobExecutorContract {
         .toList();
   }
 
+  /** A handler that notes each run and its thread, then waits until {@link #open} opens. */
+  private static final class Gate {
+    final CountDownLatch open = new CountDownLatch(1);
+    final AtomicInteger entered = new AtomicInteger();
+    final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+    JobHandler handler() {
+      return job -> {
+        threads.add(Thread.currentThread());
+        entered.incrementAndGet();
+        open.await();
+      };
+    }
+  }
+
+  /**
+   * Creates {@code count} email jobs, due now, whose payloads are 0, 1, 2...; returns their ids.
+   */
+  private List<Long> emails(int count) {
+    return store.createAll(IntStream.range(0, count).mapToObj(i -> NewJob.of("email", i)).toList());
+  }
+
+  /** Whether every one of these jobs is finished (gone from the store). */
+  private boolean finished(List<Long> ids) {
+    return ids.stream().allMatch(id -> store.find(id).isEmpty());
+  }
+
   private JobState state(long id) {
     return store.find(id).map(JobInfo::state).orElse(null);
   }
@@ -142,8 +169,7 @@ abstract class JobExecutorContract {
   @Test
   void everyJobRunsOnceAndIsCompletedAndCounted() {
     Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
-    List<Long> ids =
-        store.createAll(IntStream.range(0, 300).mapToObj(i -> NewJob.of("email", i)).toList());
+    List<Long> ids = emails(300);
 
     start(
         "node-a",
@@ -155,7 +181,7 @@ abstract class JobExecutorContract {
     await().atMost(PATIENCE).until(() -> store.waitingByType().isEmpty() && runs.size() == 300);
     assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(ids);
     assertThat(runs.values()).allMatch(n -> n.get() == 1);
-    await().atMost(PATIENCE).until(() -> ids.stream().allMatch(id -> store.find(id).isEmpty()));
+    await().atMost(PATIENCE).until(() -> finished(ids));
     assertThat(count("sluice.jobs.acquired", "node-a")).isEqualTo(300);
     assertThat(count("sluice.jobs.executed", "node-a")).isEqualTo(300);
     assertThat(count("sluice.jobs.acquisition.attempts", "node-a")).isBetween(1.0, 300.0);
@@ -167,24 +193,14 @@ abstract class JobExecutorContract {
 
   @Test
   void jobsThatFinishTogetherAreCompletedInOneWrite() {
-    CountDownLatch go = new CountDownLatch(1);
-    AtomicInteger running = new AtomicInteger();
-    List<Long> ids =
-        store.createAll(IntStream.range(0, 20).mapToObj(i -> NewJob.of("email", i)).toList());
-    start(
-        "node-a",
-        Map.of(
-            "email",
-            job -> {
-              running.incrementAndGet();
-              go.await();
-            }),
-        c -> c.concurrency(20).prefetch(0));
-    await().atMost(PATIENCE).until(() -> running.get() == 20);
+    Gate gate = new Gate();
+    List<Long> ids = emails(20);
+    start("node-a", Map.of("email", gate.handler()), c -> c.concurrency(20).prefetch(0));
+    await().atMost(PATIENCE).until(() -> gate.entered.get() == 20);
 
-    go.countDown();
+    gate.open.countDown();
 
-    await().atMost(PATIENCE).until(() -> ids.stream().allMatch(id -> store.find(id).isEmpty()));
+    await().atMost(PATIENCE).until(() -> finished(ids));
     var together = registry.get("sluice.jobs.completed.together").tag("node", "node-a").summary();
     assertThat(together.totalAmount()).isEqualTo(20);
     assertThat(together.count()).as("writes that completed the 20 jobs").isLessThan(20);
@@ -193,30 +209,18 @@ abstract class JobExecutorContract {
   @Test
   void aNodeHoldsNoMoreThanItsConcurrencyPlusPrefetchAndRunsJobsOffTheAcquisitionThread()
       throws Exception {
-    CountDownLatch release = new CountDownLatch(1);
-    AtomicInteger running = new AtomicInteger();
-    List<Thread> threads = new CopyOnWriteArrayList<>();
-    List<Long> ids =
-        store.createAll(IntStream.range(0, 20).mapToObj(i -> NewJob.of("email", i)).toList());
+    Gate gate = new Gate();
+    List<Long> ids = emails(20);
 
-    start(
-        "node-a",
-        Map.of(
-            "email",
-            job -> {
-              threads.add(Thread.currentThread());
-              running.incrementAndGet();
-              release.await();
-            }),
-        c -> c.concurrency(3).prefetch(2));
+    start("node-a", Map.of("email", gate.handler()), c -> c.concurrency(3).prefetch(2));
 
-    await().atMost(PATIENCE).until(() -> running.get() == 3 && held(ids) == 5);
-    assertThat(running.get()).isEqualTo(3);
+    await().atMost(PATIENCE).until(() -> gate.entered.get() == 3 && held(ids) == 5);
+    assertThat(gate.entered.get()).isEqualTo(3);
     assertThat(held(ids)).isEqualTo(5);
-    release.countDown();
+    gate.open.countDown();
     await().atMost(PATIENCE).until(() -> store.waitingByType().isEmpty() && held(ids) == 0);
-    assertThat(running.get()).isEqualTo(20);
-    assertThat(threads).allMatch(Thread::isVirtual);
+    assertThat(gate.entered.get()).isEqualTo(20);
+    assertThat(gate.threads).allMatch(Thread::isVirtual);
     assertThat(count("sluice.jobs.rejected", "node-a")).isZero();
   }
 
@@ -359,8 +363,7 @@ abstract class JobExecutorContract {
   void theJobsOfANodeWhoseLeaseLapsedAreReclaimedAndRunByAnotherWithinTenSeconds() {
     Duration lease = JobExecutorConfig.defaults().leaseDuration();
     NodeLease dead = store.register("dead-node", lease);
-    List<Long> ids =
-        store.createAll(IntStream.range(0, 5).mapToObj(i -> NewJob.of("email", i)).toList());
+    List<Long> ids = emails(5);
     assertThat(store.claim(dead, Set.of("email"), 10)).hasSize(5);
     Set<Long> ran = ConcurrentHashMap.newKeySet();
     Instant lapsed = clock.instant();
@@ -369,7 +372,7 @@ abstract class JobExecutorContract {
 
     await().atMost(Duration.ofSeconds(10)).until(() -> ran.size() == 5);
     assertThat(Duration.between(lapsed, clock.instant())).isLessThan(Duration.ofSeconds(10));
-    await().atMost(PATIENCE).until(() -> ids.stream().allMatch(id -> store.find(id).isEmpty()));
+    await().atMost(PATIENCE).until(() -> finished(ids));
     assertThat(store.complete(dead, ids)).as("the dead node's late completions").isEmpty();
   }
 
@@ -468,26 +471,19 @@ abstract class JobExecutorContract {
 
   @Test
   void stoppingHandsBackTheJobsANodeHeldButDidNotFinish() {
-    CountDownLatch never = new CountDownLatch(1);
-    AtomicInteger started = new AtomicInteger();
-    List<Long> ids =
-        store.createAll(IntStream.range(0, 3).mapToObj(i -> NewJob.of("email", i)).toList());
+    Gate never = new Gate();
+    List<Long> ids = emails(3);
     JobExecutor a =
         start(
             "node-a",
-            Map.of(
-                "email",
-                job -> {
-                  started.incrementAndGet();
-                  never.await();
-                }),
+            Map.of("email", never.handler()),
             c -> c.concurrency(1).prefetch(2).shutdownTimeout(Duration.ofMillis(200)));
-    await().atMost(PATIENCE).until(() -> started.get() == 1 && held(ids) == 3);
+    await().atMost(PATIENCE).until(() -> never.entered.get() == 1 && held(ids) == 3);
 
     a.close();
 
     assertThat(ids).allMatch(id -> state(id) instanceof JobState.Waiting);
     assertThat(ids).allMatch(id -> store.find(id).orElseThrow().attempts() == 0);
-    assertThat(started.get()).isEqualTo(1);
+    assertThat(never.entered.get()).isEqualTo(1);
   }
 }

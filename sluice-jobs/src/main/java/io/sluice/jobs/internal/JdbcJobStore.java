@@ -88,7 +88,10 @@ public final class JdbcJobStore implements JobStore {
 
   @Override
   public List<Long> createAll(List<NewJob> jobs) {
-    Require.payloads(jobs);
+    Require.nonNull(jobs, "jobs");
+    for (int i = 0; i < jobs.size(); i++) {
+      Require.nonNull(jobs.get(i), "jobs[" + i + "]");
+    }
     if (jobs.isEmpty()) {
       return List.of();
     }

@@ -98,11 +98,14 @@ public final class JobNode implements AutoCloseable {
 
   /** Registers the node (failing when the database cannot be reached) and starts its threads. */
   public synchronized void start() {
-    if (started) {
-      throw new IllegalStateException("The job executor of node " + config.nodeId() + " runs");
+    if (started || closed) {
+      throw new IllegalStateException(
+          "The job executor of node "
+              + config.nodeId()
+              + (closed ? " was closed; build a new one" : " runs already"));
     }
-    started = true;
     keeper.register();
+    started = true;
     long beat = config.heartbeatInterval().toMillis();
     heartbeat.scheduleWithFixedDelay(keeper::beat, 0, beat, TimeUnit.MILLISECONDS);
     acquisition.start();

@@ -36,7 +36,8 @@ import java.util.TreeSet;
  * the storage's migration V3. Every write goes through the storage's group-commit writer (on SQLite
  * the one writer, so a claim is one {@code UPDATE … RETURNING}; on PostgreSQL the same statement
  * with {@code FOR UPDATE SKIP LOCKED}, so nodes never claim one job twice). Due times are on the
- * application's clock; leases on the database's.
+ * application's clock; leases on the database's. One class for the whole SPI, as {@code
+ * JdbcDurableQueue} is for the queue: its length is that of the SPI's operations.
  */
 public final class JdbcJobStore implements JobStore {
 

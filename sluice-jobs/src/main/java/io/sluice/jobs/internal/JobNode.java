@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -58,6 +59,7 @@ public final class JobNode implements AutoCloseable {
   private final ExecutorService workers;
   private final ScheduledExecutorService heartbeat;
   private final Thread acquisition;
+  private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean stopping;
   private boolean outage;
   private boolean started;
@@ -169,7 +171,12 @@ public final class JobNode implements AutoCloseable {
         continue;
       }
       try {
-        store.awaitChange(seen, wait);
+        if (outage) {
+          // Wake-ups would cut the backoff short: only a stop does.
+          stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } else {
+          store.awaitChange(seen, wait);
+        }
       } catch (InterruptedException e) {
         return;
       }
@@ -375,6 +382,7 @@ public final class JobNode implements AutoCloseable {
     closed = true;
     stopping = true;
     boolean interrupted = false;
+    stopped.countDown();
     store.wake();
     try {
       // Woken, not interrupted: an interrupt would fail a database call the loop may be in.

@@ -5,6 +5,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Keeps the module map of DESIGN.md honest: dependencies point one way, internals stay inside. */
@@ -29,30 +31,35 @@ class ModuleLayeringTest {
             "io.sluice.bench..",
             "io.sluice.jdbc..",
             "io.sluice.serializers..",
-            "io.sluice.http..")
+            "io.sluice.http..",
+            "io.sluice.jobs..")
         .check(SLUICE);
   }
 
+  /** Each row: a module, then the modules beside it that it must not use. */
   @Test
-  void storesSerializersAndHttpDependOnlyOnTheCore() {
+  void storesSerializersHttpAndJobsDependOnlyOnTheCoreAndJobsOnJdbc() {
     for (String[] module :
         new String[][] {
-          {"io.sluice.jdbc..", "io.sluice.serializers..", "io.sluice.http.."},
-          {"io.sluice.serializers..", "io.sluice.jdbc..", "io.sluice.http.."},
-          {"io.sluice.http..", "io.sluice.jdbc..", "io.sluice.serializers.."}
+          {"io.sluice.jdbc..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.jobs.."},
+          {"io.sluice.serializers..", "io.sluice.jdbc..", "io.sluice.http..", "io.sluice.jobs.."},
+          {"io.sluice.http..", "io.sluice.jdbc..", "io.sluice.serializers..", "io.sluice.jobs.."},
+          {"io.sluice.jobs..", "io.sluice.serializers..", "io.sluice.http.."}
         }) {
+      List<String> forbidden =
+          new ArrayList<>(
+              List.of(
+                  "io.sluice.config..",
+                  "io.sluice.cli..",
+                  "io.sluice.testkit..",
+                  "io.sluice.bench.."));
+      forbidden.addAll(List.of(module).subList(1, module.length));
       noClasses()
           .that()
           .resideInAPackage(module[0])
           .should()
           .dependOnClassesThat()
-          .resideInAnyPackage(
-              "io.sluice.config..",
-              "io.sluice.cli..",
-              "io.sluice.testkit..",
-              "io.sluice.bench..",
-              module[1],
-              module[2])
+          .resideInAnyPackage(forbidden.toArray(String[]::new))
           .check(SLUICE);
     }
   }
@@ -65,7 +72,11 @@ class ModuleLayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..", "io.sluice.jdbc..")
+            "io.sluice.cli..",
+            "io.sluice.testkit..",
+            "io.sluice.bench..",
+            "io.sluice.jdbc..",
+            "io.sluice.jobs..")
         .check(SLUICE);
   }
 
@@ -92,6 +103,13 @@ class ModuleLayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.sluice.http.internal..")
+        .check(SLUICE);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.sluice.jobs..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.jobs.internal..")
         .check(SLUICE);
   }
 

@@ -76,6 +76,11 @@ enum Dialect {
     return begin;
   }
 
+  /** {@code FOR UPDATE SKIP LOCKED} where several nodes take, empty on SQLite (one writer). */
+  String skipLocked() {
+    return skipLocked;
+  }
+
   /** The resource folder of this dialect's migrations. */
   String migrationFolder() {
     return "io/sluice/jdbc/migrations/" + type + "/";

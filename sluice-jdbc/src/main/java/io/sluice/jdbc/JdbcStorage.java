@@ -193,10 +193,11 @@ final class JdbcStorage implements Storage {
     return query(what, sql, rs -> rs.getLong(1), parameters).getFirst();
   }
 
-  /** Sets {@code parameters} (String, Long, Integer or byte[]) from the first on. */
+  /** Sets {@code parameters} (String, Long, Integer, byte[] or null) from the first on. */
   static void bind(PreparedStatement statement, Object... parameters) throws SQLException {
     for (int i = 0; i < parameters.length; i++) {
       switch (parameters[i]) {
+        case null -> statement.setNull(i + 1, java.sql.Types.NULL);
         case String text -> statement.setString(i + 1, text);
         case Long number -> statement.setLong(i + 1, number);
         case Integer number -> statement.setInt(i + 1, number);

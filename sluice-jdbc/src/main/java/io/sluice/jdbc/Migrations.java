@@ -30,7 +30,10 @@ final class Migrations {
 
   /** Every migration, oldest first; a new one is added at the end with the next version. */
   static final List<Migration> ALL =
-      List.of(new Migration(1, "stores_and_queues"), new Migration(2, "lean_rows"));
+      List.of(
+          new Migration(1, "stores_and_queues"),
+          new Migration(2, "lean_rows"),
+          new Migration(3, "jobs"));
 
   /** The newest version this code knows. */
   static final int LATEST = ALL.getLast().version();

@@ -17,6 +17,7 @@ import io.sluice.core.store.Storages;
 import io.sluice.core.vm.VmListenerSource;
 import io.sluice.core.vm.VmPersistence;
 import io.sluice.core.vm.VmPublishProcessor;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -7,6 +7,7 @@ import io.sluice.core.store.Delivery;
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.QueueOptions;
 import io.sluice.core.store.StoreException;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -54,7 +55,7 @@ class MigrationsTest {
     TestStorages.sqlite(dir, Clock.systemUTC()).close();
 
     try (Connection c = sqliteFile()) {
-      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows");
+      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows", "3 jobs");
     }
   }
 
@@ -70,7 +71,7 @@ class MigrationsTest {
         .hasMessage(
             "The SQLite database "
                 + dir.resolve("sluice.db").toAbsolutePath()
-                + " has schema version 7, this Sluice knows up to 2; upgrade Sluice or use"
+                + " has schema version 7, this Sluice knows up to 3; upgrade Sluice or use"
                 + " another database");
   }
 
@@ -80,7 +81,7 @@ class MigrationsTest {
     TestStorages.postgres(DB, Clock.systemUTC()).close();
 
     try (Connection c = DB.connect()) {
-      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows");
+      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows", "3 jobs");
       ResultSet rs =
           c.createStatement()
               .executeQuery(
@@ -88,7 +89,7 @@ class MigrationsTest {
                       + DB.schema()
                       + "' AND table_name LIKE 'sluice_%'");
       rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(4);
+      assertThat(rs.getInt(1)).isEqualTo(8);
     }
   }
 
@@ -115,7 +116,7 @@ class MigrationsTest {
 
     assertThat(failures).isEmpty();
     try (Connection c = DB.connect()) {
-      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows");
+      assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows", "3 jobs");
     }
   }
 
@@ -129,7 +130,7 @@ class MigrationsTest {
           .hasMessageContaining(
               "The PostgreSQL database jdbc:postgresql://127.0.0.1:5432/test?currentSchema="
                   + DB.schema()
-                  + " as postgres has schema version 9, this Sluice knows up to 2; upgrade"
+                  + " as postgres has schema version 9, this Sluice knows up to 3; upgrade"
                   + " Sluice or use another database");
     } finally {
       DB.execute("DELETE FROM sluice_schema WHERE version = 9");
@@ -198,7 +199,7 @@ class MigrationsTest {
   }
 
   private static void assertUpgraded(Connection c) throws SQLException {
-    assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows");
+    assertThat(schemaRows(c)).containsExactly("1 stores_and_queues", "2 lean_rows", "3 jobs");
     ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sluice_queue_payload");
     rs.next();
     assertThat(rs.getInt(1)).as("payload rows left after the ack").isZero();

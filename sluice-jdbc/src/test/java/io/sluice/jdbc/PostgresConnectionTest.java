@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.StoreException;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -83,7 +84,7 @@ class PostgresConnectionTest {
                 .open(
                     config, TestStorages.values(), new SimpleMeterRegistry(), Clock.systemUTC())) {
       assertThat(storage.describe())
-          .isEqualTo("postgresql " + DB.url() + " as postgres (pool 3, schema v2)");
+          .isEqualTo("postgresql " + DB.url() + " as postgres (pool 3, schema v3)");
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.core.store.Delivery;
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.QueueOptions;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.sluice.jdbc;
 
 import io.sluice.core.store.Storage;
 import io.sluice.testkit.ObjectStoreContractTest;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.time.Clock;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -13,6 +13,7 @@ import io.sluice.core.store.StorageConfig;
 import io.sluice.core.vm.VmListenerSource;
 import io.sluice.core.vm.VmPersistence;
 import io.sluice.core.vm.VmPublishProcessor;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.sluice.jdbc;
 
+import io.sluice.testkit.PostgresTestDatabase;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

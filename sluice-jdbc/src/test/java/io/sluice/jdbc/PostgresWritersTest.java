@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.QueueOptions;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;

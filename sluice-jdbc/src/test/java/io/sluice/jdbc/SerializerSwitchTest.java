@@ -9,6 +9,7 @@ import io.sluice.core.store.ObjectStoreOptions;
 import io.sluice.core.store.QueueOptions;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.StorageConfig;
+import io.sluice.testkit.PostgresTestDatabase;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

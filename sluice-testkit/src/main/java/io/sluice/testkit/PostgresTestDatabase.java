@@ -1,4 +1,4 @@
-package io.sluice.jdbc;
+package io.sluice.testkit;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -24,22 +24,31 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code @RegisterExtension}. Without a server the tests are skipped, except in CI (env {@code
  * CI=true}), where they fail: there PostgreSQL is required.
  */
-final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCallback {
+public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCallback {
 
-  static final String HOST = "127.0.0.1";
-  static final int PORT = 5432;
-  static final String BASE_URL = "jdbc:postgresql://" + HOST + ":" + PORT + "/test";
-  static final String USER = "postgres";
+  /** The server's host. */
+  public static final String HOST = "127.0.0.1";
+
+  /** The server's port. */
+  public static final int PORT = 5432;
+
+  /** The test database, without a schema. */
+  public static final String BASE_URL = "jdbc:postgresql://" + HOST + ":" + PORT + "/test";
+
+  /** The user, trusted without a password. */
+  public static final String USER = "postgres";
 
   private final String schema =
       "sluice_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
+  /** Skips (or in CI fails) without a server; makes the schema. */
   @Override
   public void beforeAll(ExtensionContext context) throws SQLException {
     requireServer();
     execute("CREATE SCHEMA " + schema);
   }
 
+  /** Drops the schema. */
   @Override
   public void afterAll(ExtensionContext context) throws SQLException {
     if (reachable()) {
@@ -48,17 +57,17 @@ final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCallback 
   }
 
   /** The schema this test class works in. */
-  String schema() {
+  public String schema() {
     return schema;
   }
 
   /** The URL of this class's schema. */
-  String url() {
+  public String url() {
     return BASE_URL + "?currentSchema=" + schema;
   }
 
   /** A storage configuration on this class's schema. */
-  StorageConfig config() {
+  public StorageConfig config() {
     return StorageConfig.builder()
         .url(url())
         .user(USER)
@@ -68,19 +77,20 @@ final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCallback 
   }
 
   /** Drops Sluice's tables from this class's schema: the next storage starts from nothing. */
-  void dropTables() throws SQLException {
+  public void dropTables() throws SQLException {
     execute(
         "DROP TABLE IF EXISTS sluice_queue_payload, sluice_queue, sluice_object_store,"
-            + " sluice_schema CASCADE");
+            + " sluice_job_payload, sluice_job_error, sluice_job_node, sluice_job, sluice_schema"
+            + " CASCADE");
   }
 
   /** A plain connection to this class's schema, for looking behind the storage's back. */
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     return DriverManager.getConnection(url(), USER, null);
   }
 
   /** Runs {@code sql} in this class's schema. */
-  void execute(String sql) throws SQLException {
+  public void execute(String sql) throws SQLException {
     try (Connection connection = DriverManager.getConnection(BASE_URL, USER, null);
         Statement statement = connection.createStatement()) {
       statement.execute("SET search_path TO " + schema + ", public");

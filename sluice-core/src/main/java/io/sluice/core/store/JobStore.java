@@ -1,0 +1,129 @@
+package io.sluice.core.store;
+
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Durable jobs shared by the executor nodes of one database: created, claimed by a node under its
+ * lease, then completed (deleted), failed (retried after a backoff, or an incident once no retry is
+ * left) or released.
+ *
+ * <ul>
+ *   <li>Claim order is a sort key that ages priorities: {@code due time − priority × aging}, so a
+ *       job of priority {@code p} goes before jobs of lower priority due up to {@code p × aging}
+ *       earlier, and a low priority job waits a bounded time under a flood of higher ones.
+ *   <li>A node registers for a lease measured on the database's clock and renews it; its epoch is
+ *       the fencing token. Completions, failures and releases change only jobs held by the same
+ *       node and epoch, so a node that woke up late cannot finish what another now owns.
+ *   <li>{@link #reclaim()} makes the jobs of every lapsed or replaced lease claimable again, in one
+ *       statement.
+ * </ul>
+ *
+ * Thread-safe. Errors are {@link StoreException}s naming the store and what was tried.
+ */
+public interface JobStore {
+
+  /** What {@link #fail} did. */
+  enum FailOutcome {
+    /** The job waits for its retry after the backoff. */
+    RETRY,
+    /** No retry was left: the job is an incident. */
+    INCIDENT,
+    /** This lease did not hold the job (any more): nothing changed. */
+    NOT_HELD
+  }
+
+  /** Creates a job; returns its id once committed (the existing job's id for a known key). */
+  long create(NewJob job);
+
+  /** Creates these jobs in one commit, in order; returns their ids. */
+  List<Long> createAll(List<NewJob> jobs);
+
+  /**
+   * Creates a job inside the caller's transaction on {@code transaction}, a connection to this
+   * store's database that the caller commits or rolls back: the job exists if and only if the
+   * caller's work committed. Returns its id (the existing job's id for a known key).
+   */
+  long create(Connection transaction, NewJob job);
+
+  /** Registers {@code node} for a lease of {@code duration}; a new epoch each time. */
+  NodeLease register(String node, Duration duration);
+
+  /**
+   * Extends {@code lease} to {@code duration} from now on the database's clock; false when it had
+   * lapsed or was replaced (the node must register again and gets a new epoch).
+   */
+  boolean renew(NodeLease lease, Duration duration);
+
+  /** Releases what {@code lease} holds and forgets the node: a graceful stop. */
+  void deregister(NodeLease lease);
+
+  /**
+   * Claims up to {@code max} due jobs of these {@code types} for {@code lease}, in aged-priority
+   * order; none when the lease is not valid on the database's clock.
+   */
+  List<ClaimedJob> claim(NodeLease lease, Set<String> types, int max);
+
+  /**
+   * Completes (deletes) the jobs with these ids that {@code lease} holds, in one commit; returns
+   * the ids it completed. An id left out was not held by this lease: it lapsed and another node may
+   * own the job now.
+   */
+  Set<Long> complete(NodeLease lease, Collection<Long> ids);
+
+  /**
+   * Records that a run of job {@code id} failed with {@code error}: it is retried at {@code
+   * retryAt}, or becomes an incident when no retry is left.
+   */
+  FailOutcome fail(NodeLease lease, long id, String error, Instant retryAt);
+
+  /** Makes job {@code id} an incident at once (its payload cannot be read); false when not held. */
+  boolean incident(NodeLease lease, long id, String error);
+
+  /** Hands these held jobs back at once, their attempt not counted; returns how many. */
+  int release(NodeLease lease, Collection<Long> ids);
+
+  /** Makes incident {@code id} wait again, due now, with {@code retries} retries; false if none. */
+  boolean retry(long id, int retries);
+
+  /** Makes every job held by a lapsed or replaced lease claimable; returns their ids. */
+  List<Long> reclaim();
+
+  /** The job with this id, if it is not finished. */
+  Optional<JobInfo> find(long id);
+
+  /** Up to {@code max} incidents, oldest first. */
+  List<JobInfo> incidents(int max);
+
+  /** Jobs waiting (due or not), per type. */
+  Map<String, Long> waitingByType();
+
+  /**
+   * When the next job of these {@code types} that is not due yet becomes due, if one does before
+   * {@code horizon}.
+   */
+  Optional<Instant> nextDue(Set<String> types, Instant horizon);
+
+  /** The clock due times are measured on (the application's). */
+  Clock clock();
+
+  /**
+   * A number that moves when jobs may have become claimable: created, released, reclaimed or
+   * retried here, or on another node that notified (PostgreSQL), or {@link #wake()} was called.
+   * Read it before looking, then {@link #awaitChange} so a change in between is not missed.
+   */
+  long changes();
+
+  /** Waits until {@link #changes()} moves past {@code seen}, at most {@code timeout}. */
+  boolean awaitChange(long seen, Duration timeout) throws InterruptedException;
+
+  /** Moves {@link #changes()} in this process: an executor has room for more jobs. */
+  void wake();
+}

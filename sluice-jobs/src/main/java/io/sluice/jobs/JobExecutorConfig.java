@@ -1,0 +1,204 @@
+package io.sluice.jobs;
+
+import io.sluice.core.ConfigProblems;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+
+/**
+ * How one executor node runs jobs: its id, how many jobs run at once and how many more it claims
+ * ahead, its lease, its wake-ups and the retry backoff. Immutable; made by {@link #builder()},
+ * which checks every rule at {@link Builder#build()} and reports all broken ones at once.
+ *
+ * @param nodeId the node's id in the database: unique among the nodes sharing it
+ * @param concurrency jobs running at once (each on a virtual thread)
+ * @param prefetch jobs claimed beyond {@code concurrency}, ready to start when one ends
+ * @param leaseDuration how long the node's lease lasts after each renewal, on the database's clock
+ * @param heartbeatInterval how often the lease is renewed and lapsed nodes' jobs reclaimed
+ * @param safetyPoll how often an idle node looks for due jobs when nothing woke it (±20% jitter)
+ * @param retryBackoff the wait before the first retry of a failed job
+ * @param maxRetryBackoff the longest wait between retries
+ * @param backoffFactor how much each retry's wait grows
+ * @param depthInterval how often the waiting jobs are counted per type (metrics, warnings)
+ * @param shutdownTimeout how long a stop waits for running jobs before interrupting them
+ */
+public record JobExecutorConfig(
+    String nodeId,
+    int concurrency,
+    int prefetch,
+    Duration leaseDuration,
+    Duration heartbeatInterval,
+    Duration safetyPoll,
+    Duration retryBackoff,
+    Duration maxRetryBackoff,
+    double backoffFactor,
+    Duration depthInterval,
+    Duration shutdownTimeout) {
+
+  /** Every setting at its default; the node id made from the host name and process id. */
+  public static JobExecutorConfig defaults() {
+    return builder().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The wait before retry number {@code retry} (1 for the first): grows, capped. */
+  public Duration backoff(int retry) {
+    double millis = retryBackoff.toMillis() * Math.pow(backoffFactor, Math.max(0, retry - 1));
+    return millis >= maxRetryBackoff.toMillis()
+        ? maxRetryBackoff
+        : Duration.ofMillis(Math.round(millis));
+  }
+
+  /** Builds a {@link JobExecutorConfig}; {@link #build()} checks every rule. */
+  public static final class Builder {
+    private String nodeId;
+    private int concurrency = 16;
+    private Integer prefetch;
+    private Duration leaseDuration = Duration.ofSeconds(6);
+    private Duration heartbeatInterval = Duration.ofSeconds(2);
+    private Duration safetyPoll = Duration.ofSeconds(30);
+    private Duration retryBackoff = Duration.ofSeconds(1);
+    private Duration maxRetryBackoff = Duration.ofMinutes(10);
+    private double backoffFactor = 2.0;
+    private Duration depthInterval = Duration.ofSeconds(10);
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+    private Builder() {}
+
+    /** The node's id (host name and process id unless set). */
+    public Builder nodeId(String value) {
+      this.nodeId = value;
+      return this;
+    }
+
+    /** Jobs running at once (16 unless set). */
+    public Builder concurrency(int value) {
+      this.concurrency = value;
+      return this;
+    }
+
+    /** Jobs claimed ahead of a free slot (a quarter of the concurrency, at least 1, unless set). */
+    public Builder prefetch(int value) {
+      this.prefetch = value;
+      return this;
+    }
+
+    /** The lease (6 s unless set); a lapsed node's jobs are reclaimed within lease + heartbeat. */
+    public Builder leaseDuration(Duration value) {
+      this.leaseDuration = value;
+      return this;
+    }
+
+    /** How often the lease is renewed (2 s unless set); at most half the lease. */
+    public Builder heartbeatInterval(Duration value) {
+      this.heartbeatInterval = value;
+      return this;
+    }
+
+    /** How often an idle node looks for due jobs unwoken (30 s unless set). */
+    public Builder safetyPoll(Duration value) {
+      this.safetyPoll = value;
+      return this;
+    }
+
+    /** The first retry's wait (1 s unless set). */
+    public Builder retryBackoff(Duration value) {
+      this.retryBackoff = value;
+      return this;
+    }
+
+    /** The longest wait between retries (10 min unless set). */
+    public Builder maxRetryBackoff(Duration value) {
+      this.maxRetryBackoff = value;
+      return this;
+    }
+
+    /** How much each retry's wait grows (2 unless set). */
+    public Builder backoffFactor(double value) {
+      this.backoffFactor = value;
+      return this;
+    }
+
+    /** How often waiting jobs are counted per type (10 s unless set). */
+    public Builder depthInterval(Duration value) {
+      this.depthInterval = value;
+      return this;
+    }
+
+    /** How long a stop waits for running jobs (30 s unless set). */
+    public Builder shutdownTimeout(Duration value) {
+      this.shutdownTimeout = value;
+      return this;
+    }
+
+    /** The configuration; fails listing every broken rule. */
+    public JobExecutorConfig build() {
+      ConfigProblems problems = new ConfigProblems();
+      String node = nodeId == null ? defaultNodeId() : nodeId;
+      problems.check(!node.isBlank(), "sluice.jobs.nodeId", node, "must not be blank");
+      problems.check(
+          concurrency >= 1, "sluice.jobs.concurrency", concurrency, "must be at least 1");
+      int ahead = prefetch != null ? prefetch : Math.max(1, concurrency / 4);
+      problems.check(ahead >= 0, "sluice.jobs.prefetch", ahead, "must not be negative");
+      positive(problems, "leaseDuration", leaseDuration);
+      if (positive(problems, "heartbeatInterval", heartbeatInterval) && leaseDuration != null) {
+        problems.check(
+            heartbeatInterval.multipliedBy(2).compareTo(leaseDuration) <= 0,
+            "sluice.jobs.heartbeatInterval",
+            heartbeatInterval,
+            "must be at most half of leaseDuration ("
+                + leaseDuration
+                + "), so one late heartbeat does not lapse the lease");
+      }
+      positive(problems, "safetyPoll", safetyPoll);
+      positive(problems, "retryBackoff", retryBackoff);
+      if (positive(problems, "maxRetryBackoff", maxRetryBackoff) && retryBackoff != null) {
+        problems.check(
+            maxRetryBackoff.compareTo(retryBackoff) >= 0,
+            "sluice.jobs.maxRetryBackoff",
+            maxRetryBackoff,
+            "must be at least retryBackoff (" + retryBackoff + ")");
+      }
+      problems.check(
+          backoffFactor >= 1.0, "sluice.jobs.backoffFactor", backoffFactor, "must be at least 1");
+      positive(problems, "depthInterval", depthInterval);
+      positive(problems, "shutdownTimeout", shutdownTimeout);
+      problems.throwIfAny();
+      return new JobExecutorConfig(
+          node,
+          concurrency,
+          ahead,
+          leaseDuration,
+          heartbeatInterval,
+          safetyPoll,
+          retryBackoff,
+          maxRetryBackoff,
+          backoffFactor,
+          depthInterval,
+          shutdownTimeout);
+    }
+
+    private static boolean positive(ConfigProblems problems, String key, Duration value) {
+      return problems.check(
+          value != null && value.toMillis() >= 1,
+          "sluice.jobs." + key,
+          value,
+          "must be a duration of at least 1 ms");
+    }
+
+    private static String defaultNodeId() {
+      String host;
+      try {
+        host = InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
+        host = "localhost";
+      }
+      return host + "-" + ManagementFactory.getRuntimeMXBean().getPid();
+    }
+  }
+}

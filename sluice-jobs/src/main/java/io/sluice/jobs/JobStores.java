@@ -1,0 +1,40 @@
+package io.sluice.jobs;
+
+import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.store.JobStore;
+import io.sluice.core.store.Require;
+import io.sluice.core.store.Storage;
+import io.sluice.jdbc.JdbcAccess;
+import io.sluice.jobs.internal.JdbcJobStore;
+import java.time.Duration;
+
+/**
+ * Opens the {@link JobStore} of a SQLite or PostgreSQL {@link Storage}: its tables come with the
+ * storage's schema (migration V3), its writes go through the storage's writer.
+ */
+public final class JobStores {
+
+  /** What one priority level is worth in due time unless set: 1 s. */
+  public static final Duration DEFAULT_PRIORITY_AGING = Duration.ofSeconds(1);
+
+  private JobStores() {}
+
+  /** The job store of {@code storage}, payloads written with {@code values}, 1 s aging. */
+  public static JobStore open(Storage storage, StoredValues values) {
+    return open(storage, values, DEFAULT_PRIORITY_AGING);
+  }
+
+  /**
+   * The job store of {@code storage}: a job of priority {@code p} is claimed as if it were due
+   * {@code p × priorityAging} earlier. Every node of one database must use the same aging.
+   */
+  public static JobStore open(Storage storage, StoredValues values, Duration priorityAging) {
+    Require.nonNull(values, "values");
+    Require.nonNull(priorityAging, "priorityAging");
+    if (priorityAging.isNegative() || priorityAging.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          "priorityAging must be at least 1 ms, was " + priorityAging);
+    }
+    return new JdbcJobStore(JdbcAccess.of(storage), values, priorityAging);
+  }
+}

@@ -1,0 +1,519 @@
+package io.sluice.jobs.internal;
+
+import static io.sluice.jdbc.JdbcAccess.bind;
+
+import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.store.ClaimedJob;
+import io.sluice.core.store.JobInfo;
+import io.sluice.core.store.JobState;
+import io.sluice.core.store.JobStore;
+import io.sluice.core.store.NewJob;
+import io.sluice.core.store.NodeLease;
+import io.sluice.core.store.Require;
+import io.sluice.jdbc.JdbcAccess;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The job store in SQLite or PostgreSQL: tables {@code sluice_job} (narrow, one row per unfinished
+ * job), {@code sluice_job_payload}, {@code sluice_job_error} and {@code sluice_job_node}, made by
+ * the storage's migration V3. Every write goes through the storage's group-commit writer (on SQLite
+ * the one writer, so a claim is one {@code UPDATE … RETURNING}; on PostgreSQL the same statement
+ * with {@code FOR UPDATE SKIP LOCKED}, so nodes never claim one job twice). Due times are on the
+ * application's clock; leases on the database's. One class for the whole SPI, as {@code
+ * JdbcDurableQueue} is for the queue: its length is that of the SPI's operations.
+ */
+public final class JdbcJobStore implements JobStore {
+
+  /** The signal woken when jobs may be claimable: new, released, reclaimed or retried. */
+  public static final String SIGNAL = "sluice:jobs";
+
+  private final JdbcAccess db;
+  private final StoredValues values;
+  private final Clock clock;
+  private final long aging;
+  private final JobSql sql;
+
+  /**
+   * A job store in {@code db}, writing payloads with {@code values}; {@code priorityAging} is what
+   * one priority level is worth in due time (see {@link JobStore}).
+   */
+  public JdbcJobStore(JdbcAccess db, StoredValues values, Duration priorityAging) {
+    this.db = db;
+    this.values = values;
+    this.clock = db.clock();
+    this.aging = priorityAging.toMillis();
+    this.sql = new JobSql(JobSql.databaseNow(db.type()), db.skipLocked(), db.inIds());
+  }
+
+  @Override
+  public Clock clock() {
+    return clock;
+  }
+
+  @Override
+  public long changes() {
+    return db.generation(SIGNAL);
+  }
+
+  @Override
+  public boolean awaitChange(long seen, Duration timeout) throws InterruptedException {
+    return db.await(SIGNAL, seen, timeout);
+  }
+
+  @Override
+  public void wake() {
+    db.wake(SIGNAL);
+  }
+
+  @Override
+  public long create(NewJob job) {
+    return createAll(List.of(Require.nonNull(job, "job"))).getFirst();
+  }
+
+  @Override
+  public List<Long> createAll(List<NewJob> jobs) {
+    Require.nonNull(jobs, "jobs");
+    for (int i = 0; i < jobs.size(); i++) {
+      Require.nonNull(jobs.get(i), "jobs[" + i + "]");
+    }
+    if (jobs.isEmpty()) {
+      return List.of();
+    }
+    List<byte[]> payloads = new ArrayList<>(jobs.size());
+    jobs.forEach(job -> payloads.add(values.write(job.payload())));
+    long now = clock.millis();
+    return db.write(
+        "create " + jobs.size() + " job(s) of type " + types(jobs),
+        tx -> {
+          List<Long> ids = insertAll(tx::prepare, jobs, payloads, now);
+          tx.signal(SIGNAL);
+          return ids;
+        });
+  }
+
+  @Override
+  public long create(Connection transaction, NewJob job) {
+    Require.nonNull(transaction, "transaction");
+    Require.nonNull(job, "job");
+    byte[] payload = values.write(job.payload());
+    List<PreparedStatement> opened = new ArrayList<>();
+    try {
+      long id =
+          insertAll(
+                  s -> {
+                    PreparedStatement statement = transaction.prepareStatement(s);
+                    opened.add(statement);
+                    return statement;
+                  },
+                  List.of(job),
+                  List.of(payload),
+                  clock.millis())
+              .getFirst();
+      db.signal(transaction, SIGNAL);
+      return id;
+    } catch (SQLException e) {
+      throw db.failure("create a job of type '" + job.type() + "' in the caller's transaction", e);
+    } finally {
+      for (PreparedStatement statement : opened) {
+        try {
+          statement.close();
+        } catch (SQLException e) {
+          // closing a statement of the caller's connection: nothing left to release
+        }
+      }
+    }
+  }
+
+  @FunctionalInterface
+  private interface Statements {
+    PreparedStatement get(String sql) throws SQLException;
+  }
+
+  private List<Long> insertAll(
+      Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
+      throws SQLException {
+    List<Long> ids = new ArrayList<>(jobs.size());
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob job = jobs.get(i);
+      long due = job.dueAt() == null ? now : job.dueAt().toEpochMilli();
+      PreparedStatement insert = statements.get(JobSql.INSERT);
+      bind(
+          insert,
+          job.type(),
+          job.priority(),
+          due,
+          due - job.priority() * aging,
+          job.maxRetries(),
+          job.uniqueKey(),
+          now);
+      Long id = firstLong(insert);
+      if (id == null) {
+        PreparedStatement byKey = statements.get(JobSql.BY_KEY);
+        bind(byKey, job.uniqueKey());
+        ids.add(firstLong(byKey));
+        continue;
+      }
+      PreparedStatement payload = statements.get(JobSql.INSERT_PAYLOAD);
+      bind(payload, id, payloads.get(i));
+      payload.executeUpdate();
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  @Override
+  public NodeLease register(String node, Duration duration) {
+    Require.nonBlank(node, "node");
+    long millis = positive(duration, "lease");
+    long epoch =
+        db.write(
+            "register node '" + node + "' for jobs",
+            tx -> {
+              PreparedStatement register = tx.prepare(sql.register());
+              bind(register, node, millis);
+              return firstLong(register);
+            });
+    return new NodeLease(node, epoch);
+  }
+
+  @Override
+  public boolean renew(NodeLease lease, Duration duration) {
+    long millis = positive(duration, "lease");
+    return db.write(
+        "renew the lease of node " + lease,
+        tx -> {
+          PreparedStatement renew = tx.prepare(sql.renew());
+          bind(renew, millis, lease.node(), lease.epoch());
+          return renew.executeUpdate() == 1;
+        });
+  }
+
+  @Override
+  public void deregister(NodeLease lease) {
+    db.write(
+        "deregister node " + lease,
+        tx -> {
+          PreparedStatement release =
+              tx.prepare(
+                  "UPDATE sluice_job SET state = 0, owner = NULL, epoch = NULL,"
+                      + " attempts = attempts - 1 WHERE state = 1 AND owner = ? AND epoch = ?");
+          bind(release, lease.node(), lease.epoch());
+          if (release.executeUpdate() > 0) {
+            tx.signal(SIGNAL);
+          }
+          PreparedStatement forget = tx.prepare(JobSql.DEREGISTER);
+          bind(forget, lease.node(), lease.epoch());
+          forget.executeUpdate();
+          return null;
+        });
+  }
+
+  /** A claimed row before its payload is read. */
+  private record Row(
+      long id, String type, int priority, long due, long sortKey, int retries, int attempt) {}
+
+  @Override
+  public List<ClaimedJob> claim(NodeLease lease, Set<String> types, int max) {
+    Require.atLeastOne(max);
+    if (types.isEmpty()) {
+      return List.of();
+    }
+    List<String> sorted = List.copyOf(new TreeSet<>(types));
+    long now = clock.millis();
+    Map<Long, byte[]> payloads = new HashMap<>();
+    List<Row> rows =
+        db.write(
+            "claim jobs for node " + lease,
+            tx -> {
+              PreparedStatement claim = tx.prepare(sql.claim(sorted.size()));
+              List<Object> parameters = new ArrayList<>();
+              parameters.add(lease.node());
+              parameters.add(lease.epoch());
+              parameters.add(now);
+              parameters.addAll(sorted);
+              parameters.add(lease.node());
+              parameters.add(lease.epoch());
+              parameters.add(max);
+              bind(claim, parameters.toArray());
+              List<Row> claimed = new ArrayList<>();
+              try (ResultSet rs = claim.executeQuery()) {
+                while (rs.next()) {
+                  claimed.add(
+                      new Row(
+                          rs.getLong(1),
+                          rs.getString(2),
+                          rs.getInt(3),
+                          rs.getLong(4),
+                          rs.getLong(5),
+                          rs.getInt(6),
+                          rs.getInt(7)));
+                }
+              }
+              payloads.clear();
+              if (!claimed.isEmpty()) {
+                PreparedStatement select = tx.prepare(sql.payloads());
+                select.setString(1, db.ids(claimed.stream().map(Row::id).toList()));
+                try (ResultSet rs = select.executeQuery()) {
+                  while (rs.next()) {
+                    payloads.put(rs.getLong(1), rs.getBytes(2));
+                  }
+                }
+              }
+              return claimed;
+            });
+    List<ClaimedJob> jobs = new ArrayList<>(rows.size());
+    rows.stream()
+        .sorted(Comparator.comparingLong(Row::sortKey).thenComparingLong(Row::id))
+        .forEach(
+            row -> {
+              byte[] payload = payloads.get(row.id());
+              jobs.add(
+                  new ClaimedJob(
+                      row.id(),
+                      row.type(),
+                      row.priority(),
+                      Instant.ofEpochMilli(row.due()),
+                      row.attempt(),
+                      row.retries(),
+                      lease,
+                      () -> values.read(payload)));
+            });
+    return jobs;
+  }
+
+  @Override
+  public Set<Long> complete(NodeLease lease, Collection<Long> ids) {
+    if (ids.isEmpty()) {
+      return Set.of();
+    }
+    return db.write(
+        "complete " + ids.size() + " job(s) of node " + lease,
+        tx -> {
+          PreparedStatement delete = tx.prepare(sql.complete());
+          bind(delete, db.ids(ids), lease.node(), lease.epoch());
+          Set<Long> done = new LinkedHashSet<>();
+          try (ResultSet rs = delete.executeQuery()) {
+            while (rs.next()) {
+              done.add(rs.getLong(1));
+            }
+          }
+          if (!done.isEmpty()) {
+            String list = db.ids(done);
+            PreparedStatement payloads = tx.prepare(sql.deletePayloads());
+            payloads.setString(1, list);
+            payloads.executeUpdate();
+            PreparedStatement errors = tx.prepare(sql.deleteErrors());
+            errors.setString(1, list);
+            errors.executeUpdate();
+          }
+          return done;
+        });
+  }
+
+  @Override
+  public FailOutcome fail(NodeLease lease, long id, String error, Instant retryAt) {
+    Require.nonNull(retryAt, "retryAt");
+    long now = clock.millis();
+    long due = retryAt.toEpochMilli();
+    return db.write(
+        "record the failure of job " + id + " of node " + lease,
+        tx -> {
+          PreparedStatement fail = tx.prepare(JobSql.FAIL);
+          bind(fail, due, due, aging, id, lease.node(), lease.epoch());
+          Long state = firstLong(fail);
+          if (state == null) {
+            return FailOutcome.NOT_HELD;
+          }
+          saveError(tx, id, error, now);
+          return state == JobSql.INCIDENT ? FailOutcome.INCIDENT : FailOutcome.RETRY;
+        });
+  }
+
+  @Override
+  public boolean incident(NodeLease lease, long id, String error) {
+    long now = clock.millis();
+    return db.write(
+        "make job " + id + " of node " + lease + " an incident",
+        tx -> {
+          PreparedStatement incident = tx.prepare(JobSql.INCIDENT_NOW);
+          bind(incident, id, lease.node(), lease.epoch());
+          if (incident.executeUpdate() == 0) {
+            return false;
+          }
+          saveError(tx, id, error, now);
+          return true;
+        });
+  }
+
+  private static void saveError(JdbcAccess.Transaction tx, long id, String error, long now)
+      throws SQLException {
+    PreparedStatement save = tx.prepare(JobSql.ERROR);
+    bind(save, id, error == null ? "(no message)" : error, now);
+    save.executeUpdate();
+  }
+
+  @Override
+  public int release(NodeLease lease, Collection<Long> ids) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    return db.write(
+        "release " + ids.size() + " job(s) of node " + lease,
+        tx -> {
+          PreparedStatement release = tx.prepare(sql.release());
+          bind(release, db.ids(ids), lease.node(), lease.epoch());
+          int released = release.executeUpdate();
+          if (released > 0) {
+            tx.signal(SIGNAL);
+          }
+          return released;
+        });
+  }
+
+  @Override
+  public boolean retry(long id, int retries) {
+    if (retries < 0) {
+      throw new IllegalArgumentException("retries must not be negative, was " + retries);
+    }
+    long now = clock.millis();
+    return db.write(
+        "retry incident " + id,
+        tx -> {
+          PreparedStatement retry = tx.prepare(JobSql.RETRY);
+          bind(retry, retries, now, now, aging, id);
+          boolean retried = retry.executeUpdate() == 1;
+          if (retried) {
+            tx.signal(SIGNAL);
+          }
+          return retried;
+        });
+  }
+
+  @Override
+  public List<Long> reclaim() {
+    return db.write(
+        "reclaim the jobs of lapsed nodes",
+        tx -> {
+          List<Long> ids = new ArrayList<>();
+          try (ResultSet rs = tx.prepare(sql.reclaim()).executeQuery()) {
+            while (rs.next()) {
+              ids.add(rs.getLong(1));
+            }
+          }
+          if (!ids.isEmpty()) {
+            tx.signal(SIGNAL);
+          }
+          return ids;
+        });
+  }
+
+  @Override
+  public Optional<JobInfo> find(long id) {
+    return jobs("find job " + id, JobSql.SELECT_JOB + " WHERE j.id = ?", id).stream().findFirst();
+  }
+
+  @Override
+  public List<JobInfo> incidents(int max) {
+    Require.atLeastOne(max);
+    return jobs(
+        "list incidents", JobSql.SELECT_JOB + " WHERE j.state = 2 ORDER BY j.id LIMIT ?", max);
+  }
+
+  private List<JobInfo> jobs(String what, String select, Object... parameters) {
+    return db.query(what, select, JdbcJobStore::info, parameters);
+  }
+
+  private static JobInfo info(ResultSet rs) throws SQLException {
+    int state = rs.getInt(5);
+    JobState jobState =
+        switch (state) {
+          case JobSql.WAITING -> new JobState.Waiting(Instant.ofEpochMilli(rs.getLong(4)));
+          case JobSql.RUNNING ->
+              new JobState.Running(new NodeLease(rs.getString(6), rs.getLong(7)));
+          default -> new JobState.Incident(rs.getString(12));
+        };
+    return new JobInfo(
+        rs.getLong(1),
+        rs.getString(2),
+        rs.getInt(3),
+        jobState,
+        rs.getInt(8),
+        rs.getInt(9),
+        rs.getString(10),
+        rs.getString(12),
+        Instant.ofEpochMilli(rs.getLong(11)));
+  }
+
+  @Override
+  public Map<String, Long> waitingByType() {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    db.query(
+        "count the waiting jobs per type",
+        JobSql.WAITING_BY_TYPE,
+        rs -> counts.put(rs.getString(1), rs.getLong(2)));
+    return counts;
+  }
+
+  @Override
+  public Optional<Instant> nextDue(Set<String> types, Instant horizon) {
+    if (types.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Object> parameters = new ArrayList<>();
+    long until = horizon.toEpochMilli();
+    parameters.add(until);
+    parameters.add(clock.millis());
+    parameters.add(until);
+    parameters.addAll(new TreeSet<>(types));
+    List<Long> due =
+        db.query(
+            "find the next due job",
+            JobSql.nextDue(types.size()),
+            rs -> rs.getLong(1) == 0 && rs.wasNull() ? null : rs.getLong(1),
+            parameters.toArray());
+    return Optional.ofNullable(due.getFirst()).map(Instant::ofEpochMilli);
+  }
+
+  private static String types(List<NewJob> jobs) {
+    return jobs.stream()
+        .map(NewJob::type)
+        .distinct()
+        .limit(3)
+        .map(t -> "'" + t + "'")
+        .reduce((a, b) -> a + ", " + b)
+        .orElse("");
+  }
+
+  private static long positive(Duration duration, String what) {
+    Require.nonNull(duration, what);
+    if (!duration.isPositive() || duration.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          what + " must be at least 1 ms, was " + duration + "; choose a positive duration");
+    }
+    return duration.toMillis();
+  }
+
+  /** The first column of the first row {@code statement} returns, or null when none. */
+  private static Long firstLong(PreparedStatement statement) throws SQLException {
+    try (ResultSet rs = statement.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : null;
+    }
+  }
+}

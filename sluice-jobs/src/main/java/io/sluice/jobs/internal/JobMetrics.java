@@ -1,0 +1,86 @@
+package io.sluice.jobs.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The meters of one executor node, tagged with its id. */
+final class JobMetrics {
+
+  final Counter attempts;
+  final Counter acquired;
+  final Counter lockFailures;
+  final Counter rejected;
+  final Counter executed;
+  final Counter failed;
+  final Counter incidents;
+  final Timer startLatency;
+  final DistributionSummary completedTogether;
+
+  private final MeterRegistry registry;
+  private final String node;
+  private final Map<String, AtomicLong> waiting = new ConcurrentHashMap<>();
+
+  JobMetrics(MeterRegistry registry, String node) {
+    this.registry = registry;
+    this.node = node;
+    attempts = counter("sluice.jobs.acquisition.attempts", "Claims this node tried");
+    acquired = counter("sluice.jobs.acquired", "Jobs this node claimed");
+    lockFailures =
+        counter(
+            "sluice.jobs.lock.failures",
+            "Completions, failures or releases refused because the job's lock had moved on");
+    rejected = counter("sluice.jobs.rejected", "Claimed jobs the execution pool refused (stays 0)");
+    executed = counter("sluice.jobs.executed", "Jobs whose handler returned");
+    failed = counter("sluice.jobs.failed", "Job runs whose handler threw");
+    incidents = counter("sluice.jobs.incidents", "Jobs that became incidents");
+    startLatency =
+        Timer.builder("sluice.jobs.start.latency")
+            .description("From a job's due time to its start")
+            .tag("node", node)
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofMillis(1))
+            .maximumExpectedValue(Duration.ofMinutes(10))
+            .register(registry);
+    completedTogether =
+        DistributionSummary.builder("sluice.jobs.completed.together")
+            .description("Jobs completed by one bulk write")
+            .tag("node", node)
+            .register(registry);
+  }
+
+  private Counter counter(String name, String description) {
+    return Counter.builder(name).description(description).tag("node", node).register(registry);
+  }
+
+  /** Sets the waiting-jobs gauge of each type; types no longer listed read 0. */
+  void waiting(Map<String, Long> counts) {
+    counts.forEach(
+        (type, count) ->
+            waiting
+                .computeIfAbsent(
+                    type,
+                    t -> {
+                      AtomicLong value = new AtomicLong();
+                      Gauge.builder("sluice.jobs.waiting", value, AtomicLong::get)
+                          .description("Jobs waiting (due or not) in the database, per type")
+                          .tag("node", node)
+                          .tag("type", t)
+                          .register(registry);
+                      return value;
+                    })
+                .set(count));
+    waiting.forEach(
+        (type, value) -> {
+          if (!counts.containsKey(type)) {
+            value.set(0);
+          }
+        });
+  }
+}

@@ -1,0 +1,424 @@
+package io.sluice.jobs.internal;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.store.ClaimedJob;
+import io.sluice.core.store.JobStore;
+import io.sluice.core.store.NodeLease;
+import io.sluice.jobs.JobContext;
+import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.JobHandler;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One executor node: an acquisition thread that claims at most the free room (concurrency +
+ * prefetch − jobs held) and writes outcomes back in bulk, a heartbeat thread ({@link LeaseKeeper}),
+ * and a virtual thread per held job, which waits for one of {@code concurrency} permits before
+ * running its handler. The acquisition thread never runs a job and the pool never refuses one:
+ * nothing is claimed that has no room.
+ */
+public final class JobNode implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobNode.class);
+
+  private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+  private static final int MAX_ERROR_LENGTH = 4000;
+
+  private final JobStore store;
+  private final JobExecutorConfig config;
+  private final Map<String, JobHandler> handlers;
+  private final Set<String> types;
+  private final Clock clock;
+  private final JobMetrics metrics;
+  private final LeaseKeeper keeper;
+  private final Semaphore permits;
+  private final AtomicInteger held = new AtomicInteger();
+  private final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
+  private final List<Outcome> pending = new ArrayList<>();
+  private final ExecutorService workers;
+  private final ScheduledExecutorService heartbeat;
+  private final Thread acquisition;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean stopping;
+  private boolean outage;
+  private boolean started;
+  private boolean closed;
+
+  /** A node running {@code handlers} (by job type) from {@code store}; not started. */
+  public JobNode(
+      JobStore store,
+      JobExecutorConfig config,
+      Map<String, JobHandler> handlers,
+      MeterRegistry registry) {
+    this.store = store;
+    this.config = config;
+    this.handlers = Map.copyOf(handlers);
+    this.types = Set.copyOf(handlers.keySet());
+    this.clock = store.clock();
+    this.metrics = new JobMetrics(registry, config.nodeId());
+    this.keeper = new LeaseKeeper(store, config, types, metrics);
+    this.permits = new Semaphore(config.concurrency());
+    // Virtual threads: handlers mostly wait (I/O, other services); a prefetched job parks on its
+    // permit for free. The concurrency limit is the semaphore, not a pool size.
+    this.workers =
+        Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("sluice-job-" + config.nodeId() + "-", 0).factory());
+    // Platform threads for the loop and heartbeat: they call the SQLite driver (native code).
+    this.heartbeat =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform()
+                .name("sluice-jobs-heartbeat-" + config.nodeId())
+                .daemon(true)
+                .factory());
+    this.acquisition =
+        Thread.ofPlatform()
+            .name("sluice-jobs-acquire-" + config.nodeId())
+            .daemon(true)
+            .unstarted(this::acquire);
+  }
+
+  /** Registers the node (failing when the database cannot be reached) and starts its threads. */
+  public synchronized void start() {
+    if (started || closed) {
+      throw new IllegalStateException(
+          "The job executor of node "
+              + config.nodeId()
+              + (closed ? " was closed; build a new one" : " runs already"));
+    }
+    keeper.register();
+    started = true;
+    long beat = config.heartbeatInterval().toMillis();
+    heartbeat.scheduleWithFixedDelay(keeper::beat, 0, beat, TimeUnit.MILLISECONDS);
+    acquisition.start();
+    LOG.info(
+        "Job executor node {} started with lease {}: handlers {}, concurrency {} on virtual"
+            + " threads, prefetch {}, lease {} renewed every {}, safety poll {} (±20%), retry"
+            + " backoff {} ×{} up to {}",
+        config.nodeId(),
+        keeper.lease(),
+        types,
+        config.concurrency(),
+        config.prefetch(),
+        config.leaseDuration(),
+        config.heartbeatInterval(),
+        config.safetyPoll(),
+        config.retryBackoff(),
+        config.backoffFactor(),
+        config.maxRetryBackoff());
+  }
+
+  /** Whether the node holds its lease, so that it takes jobs. */
+  public boolean holdsLease() {
+    return keeper.held();
+  }
+
+  /** The node's current lease, or null before it started. */
+  public NodeLease lease() {
+    return keeper.lease();
+  }
+
+  private void acquire() {
+    Duration backoff = FIRST_BACKOFF;
+    while (!stopping) {
+      long seen = store.changes();
+      Duration wait;
+      try {
+        flush();
+        wait = claim();
+        if (outage) {
+          outage = false;
+          LOG.info("Node {} reaches the job store again; acquisition resumed", config.nodeId());
+        }
+        backoff = FIRST_BACKOFF;
+      } catch (RuntimeException e) {
+        if (!outage && !stopping) {
+          outage = true;
+          LOG.warn(
+              "Node {} cannot use the job store ({}); acquisition pauses and retries with backoff"
+                  + " up to {}",
+              config.nodeId(),
+              e.getMessage(),
+              MAX_BACKOFF);
+        }
+        wait = backoff;
+        backoff =
+            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                ? MAX_BACKOFF
+                : backoff.multipliedBy(2);
+      }
+      if (wait.isZero()) {
+        continue;
+      }
+      try {
+        if (outage) {
+          // Wake-ups would cut the backoff short: only a stop does.
+          stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } else {
+          store.awaitChange(seen, wait);
+        }
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /** Claims what there is room for; returns how long to wait before looking again. */
+  private Duration claim() {
+    if (!keeper.held()) {
+      return config.heartbeatInterval();
+    }
+    int free = config.concurrency() + config.prefetch() - held.get();
+    if (free <= 0) {
+      return config.safetyPoll();
+    }
+    metrics.attempts.increment();
+    List<ClaimedJob> claimed = store.claim(keeper.lease(), types, free);
+    metrics.acquired.increment(claimed.size());
+    for (ClaimedJob job : claimed) {
+      held.incrementAndGet();
+      try {
+        workers.execute(() -> run(job));
+      } catch (RejectedExecutionException e) {
+        metrics.rejected.increment();
+        held.decrementAndGet();
+        outcomes.add(new Outcome.Released(job));
+      }
+    }
+    if (claimed.size() == free) {
+      return Duration.ZERO;
+    }
+    Instant now = clock.instant();
+    Duration poll = jittered(config.safetyPoll());
+    return store
+        .nextDue(types, now.plus(poll))
+        .map(due -> Duration.between(now, due))
+        .filter(Duration::isPositive)
+        .orElse(poll);
+  }
+
+  private static Duration jittered(Duration poll) {
+    return Duration.ofMillis(
+        Math.max(
+            1, Math.round(poll.toMillis() * ThreadLocalRandom.current().nextDouble(0.8, 1.2))));
+  }
+
+  private void run(ClaimedJob job) {
+    boolean permit = false;
+    try {
+      permits.acquire();
+      permit = true;
+      if (stopping) {
+        outcomes.add(new Outcome.Released(job));
+        return;
+      }
+      Duration late = Duration.between(job.dueAt(), clock.instant());
+      metrics.startLatency.record(late.isNegative() ? Duration.ZERO : late);
+      Object payload;
+      try {
+        payload = job.payload().read();
+      } catch (RuntimeException e) {
+        outcomes.add(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
+        return;
+      }
+      handlers
+          .get(job.type())
+          .handle(
+              new JobContext(
+                  job.id(),
+                  job.type(),
+                  payload,
+                  job.attempt(),
+                  job.retriesLeft(),
+                  job.dueAt(),
+                  config.nodeId()));
+      metrics.executed.increment();
+      outcomes.add(new Outcome.Completed(job));
+    } catch (InterruptedException e) {
+      outcomes.add(new Outcome.Released(job));
+    } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
+      metrics.failed.increment();
+      outcomes.add(new Outcome.Failed(job, describe(e)));
+    } finally {
+      if (permit) {
+        permits.release();
+      }
+      held.decrementAndGet();
+      store.wake();
+    }
+  }
+
+  private static String describe(Throwable e) {
+    String text = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH);
+  }
+
+  /** Writes the outcomes back: completions in one commit per lease; keeps what failed to write. */
+  private void flush() {
+    for (Outcome outcome = outcomes.poll(); outcome != null; outcome = outcomes.poll()) {
+      pending.add(outcome);
+    }
+    if (pending.isEmpty()) {
+      return;
+    }
+    // Each write removes what it wrote, so that after a failure only the rest is written again.
+    for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Completed.class).entrySet()) {
+      complete(group.getKey(), ids(group.getValue()));
+      pending.removeAll(group.getValue());
+    }
+    for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Released.class).entrySet()) {
+      List<Long> ids = ids(group.getValue());
+      refused(group.getKey(), ids.size() - store.release(group.getKey(), ids), ids, "hand back");
+      pending.removeAll(group.getValue());
+    }
+    while (!pending.isEmpty()) {
+      failed(pending.getFirst());
+      pending.removeFirst();
+    }
+  }
+
+  private Map<NodeLease, List<Outcome>> byLease(Class<? extends Outcome> kind) {
+    Map<NodeLease, List<Outcome>> groups = new LinkedHashMap<>();
+    for (Outcome outcome : pending) {
+      if (kind.isInstance(outcome)) {
+        groups.computeIfAbsent(outcome.job().lease(), l -> new ArrayList<>()).add(outcome);
+      }
+    }
+    return groups;
+  }
+
+  private static List<Long> ids(List<Outcome> outcomes) {
+    return outcomes.stream().map(o -> o.job().id()).toList();
+  }
+
+  private void complete(NodeLease lease, List<Long> ids) {
+    Set<Long> done = store.complete(lease, ids);
+    metrics.completedTogether.record(ids.size());
+    if (done.size() < ids.size()) {
+      Set<Long> lost = new HashSet<>(ids);
+      lost.removeAll(done);
+      refused(lease, lost.size(), lost, "complete");
+    }
+  }
+
+  private void refused(NodeLease lease, int count, Collection<Long> ids, String what) {
+    if (count <= 0) {
+      return;
+    }
+    metrics.lockFailures.increment(count);
+    LOG.warn(
+        "Node {} could not {} {} job(s) among {}: its lease {} no longer holds them (it lapsed and"
+            + " they were reclaimed); they run again, or ran, elsewhere",
+        config.nodeId(),
+        what,
+        count,
+        ids,
+        lease);
+  }
+
+  private void failed(Outcome outcome) {
+    ClaimedJob job = outcome.job();
+    switch (outcome) {
+      case Outcome.Failed f -> {
+        Instant retryAt = clock.instant().plus(config.backoff(job.attempt()));
+        switch (store.fail(job.lease(), job.id(), f.error(), retryAt)) {
+          case RETRY ->
+              LOG.debug("Job {} of type '{}' failed, retried at {}", job.id(), job.type(), retryAt);
+          case INCIDENT -> incident(job, f.error());
+          case NOT_HELD -> refused(job.lease(), 1, List.of(job.id()), "record the failure of");
+        }
+      }
+      case Outcome.Unreadable u -> {
+        if (store.incident(job.lease(), job.id(), u.error())) {
+          incident(job, u.error());
+        } else {
+          refused(job.lease(), 1, List.of(job.id()), "record the incident of");
+        }
+      }
+      default -> throw new IllegalStateException("not a failure: " + outcome);
+    }
+  }
+
+  private void incident(ClaimedJob job, String error) {
+    metrics.incidents.increment();
+    LOG.warn(
+        "Job {} of type '{}' is an incident after {} attempt(s): {}. Retry it once the cause is"
+            + " fixed (JobStore.retry)",
+        job.id(),
+        job.type(),
+        job.attempt(),
+        error);
+  }
+
+  /**
+   * Stops: no more claims; running jobs get {@code shutdownTimeout} to end (then are interrupted
+   * and handed back), jobs not started are handed back, outcomes written, the node deregistered.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    stopping = true;
+    boolean interrupted = false;
+    stopped.countDown();
+    store.wake();
+    try {
+      // Woken, not interrupted: an interrupt would fail a database call the loop may be in.
+      if (acquisition.isAlive()) {
+        acquisition.join();
+      }
+      workers.shutdown();
+      if (!workers.awaitTermination(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn(
+            "Node {}: jobs still running after {}; interrupting them (they are handed back)",
+            config.nodeId(),
+            config.shutdownTimeout());
+        workers.shutdownNow();
+        workers.awaitTermination(5, TimeUnit.SECONDS);
+      }
+      heartbeat.shutdown();
+      heartbeat.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      interrupted = true;
+      workers.shutdownNow();
+      heartbeat.shutdownNow();
+    }
+    if (started) {
+      try {
+        flush();
+        store.deregister(keeper.lease());
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Node {} stopped without writing back every outcome ({}): its jobs run again once its"
+                + " lease lapses",
+            config.nodeId(),
+            e.getMessage());
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package io.sluice.jobs.internal;
+
+import java.util.Collections;
+
+/**
+ * The job store's statements, shared by SQLite and PostgreSQL: what differs is the database clock
+ * expression and the fragments the storage's dialect gives ({@code SKIP LOCKED}, id lists).
+ */
+final class JobSql {
+
+  /** State of a job waiting to be claimed (due or not). */
+  static final int WAITING = 0;
+
+  /** State of a claimed job. */
+  static final int RUNNING = 1;
+
+  /** State of a job that failed with no retry left. */
+  static final int INCIDENT = 2;
+
+  static final String INSERT =
+      "INSERT INTO sluice_job (type, priority, due_at, sort_key, state, retries_left, attempts,"
+          + " unique_key, created_at) VALUES (?, ?, ?, ?, 0, ?, 0, ?, ?)"
+          + " ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING RETURNING id";
+
+  static final String BY_KEY = "SELECT id FROM sluice_job WHERE unique_key = ?";
+
+  static final String INSERT_PAYLOAD = "INSERT INTO sluice_job_payload (id, payload) VALUES (?, ?)";
+
+  /** The lease fence on a held job: parameters node, epoch. */
+  static final String HELD = " AND state = 1 AND owner = ? AND epoch = ?";
+
+  static final String FAIL =
+      "UPDATE sluice_job SET"
+          + " state = CASE WHEN retries_left > 0 THEN 0 ELSE 2 END,"
+          + " due_at = CASE WHEN retries_left > 0 THEN ? ELSE due_at END,"
+          + " sort_key = CASE WHEN retries_left > 0 THEN ? - priority * ? ELSE sort_key END,"
+          + " retries_left = CASE WHEN retries_left > 0 THEN retries_left - 1 ELSE 0 END,"
+          + " owner = NULL, epoch = NULL"
+          + " WHERE id = ?"
+          + HELD
+          + " RETURNING state";
+
+  static final String INCIDENT_NOW =
+      "UPDATE sluice_job SET state = 2, retries_left = 0, owner = NULL, epoch = NULL WHERE id = ?"
+          + HELD;
+
+  static final String ERROR =
+      "INSERT INTO sluice_job_error (id, error, failed_at) VALUES (?, ?, ?) ON CONFLICT (id)"
+          + " DO UPDATE SET error = excluded.error, failed_at = excluded.failed_at";
+
+  static final String RETRY =
+      "UPDATE sluice_job SET state = 0, retries_left = ?, due_at = ?, sort_key = ? - priority * ?"
+          + " WHERE id = ? AND state = 2";
+
+  static final String DEREGISTER = "DELETE FROM sluice_job_node WHERE node = ? AND epoch = ?";
+
+  static final String SELECT_JOB =
+      "SELECT j.id, j.type, j.priority, j.due_at, j.state, j.owner, j.epoch, j.retries_left,"
+          + " j.attempts, j.unique_key, j.created_at, e.error"
+          + " FROM sluice_job j LEFT JOIN sluice_job_error e ON e.id = j.id";
+
+  static final String WAITING_BY_TYPE =
+      "SELECT type, COUNT(*) FROM sluice_job WHERE state = 0 GROUP BY type";
+
+  private final String now;
+  private final String skipLocked;
+  private final String inIds;
+
+  /**
+   * The statements for a database whose clock reads as {@code now} (epoch milliseconds), with the
+   * dialect's {@code skipLocked} and {@code inIds} fragments.
+   */
+  JobSql(String now, String skipLocked, String inIds) {
+    this.now = now;
+    this.skipLocked = skipLocked;
+    this.inIds = inIds;
+  }
+
+  /** Epoch milliseconds on the database's clock, for {@code type} (sqlite or postgresql). */
+  static String databaseNow(String type) {
+    return type.equals("postgresql")
+        ? "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint"
+        : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+  }
+
+  /** {@code count} placeholders separated by commas. */
+  static String placeholders(int count) {
+    return String.join(", ", Collections.nCopies(count, "?"));
+  }
+
+  /** Registers a node, or gives it the next epoch. Parameters: node, lease millis. */
+  String register() {
+    return "INSERT INTO sluice_job_node (node, lease_expires, epoch) VALUES (?, "
+        + now
+        + " + ?, 1) ON CONFLICT (node) DO UPDATE SET lease_expires = excluded.lease_expires,"
+        + " epoch = sluice_job_node.epoch + 1 RETURNING epoch";
+  }
+
+  /** Extends a lease that has not lapsed. Parameters: lease millis, node, epoch. */
+  String renew() {
+    return "UPDATE sluice_job_node SET lease_expires = "
+        + now
+        + " + ? WHERE node = ? AND epoch = ? AND lease_expires > "
+        + now;
+  }
+
+  /**
+   * Claims in one statement. Parameters: node, epoch, now (app clock), each type, node, epoch, max.
+   * Nothing is claimed unless the lease is valid on the database's clock.
+   */
+  String claim(int types) {
+    return "UPDATE sluice_job SET state = 1, owner = ?, epoch = ?, attempts = attempts + 1"
+        + " WHERE id IN (SELECT id FROM sluice_job WHERE state = 0 AND due_at <= ? AND type IN ("
+        + placeholders(types)
+        + ") AND EXISTS (SELECT 1 FROM sluice_job_node WHERE node = ? AND epoch = ?"
+        + " AND lease_expires > "
+        + now
+        + ") ORDER BY sort_key LIMIT ?"
+        + skipLocked
+        + ") RETURNING id, type, priority, due_at, sort_key, retries_left, attempts";
+  }
+
+  /** The payloads of a list of jobs (one parameter). */
+  String payloads() {
+    return "SELECT id, payload FROM sluice_job_payload WHERE id" + inIds;
+  }
+
+  /** Deletes the held jobs of a list. Parameters: ids, node, epoch. */
+  String complete() {
+    return "DELETE FROM sluice_job WHERE id" + inIds + HELD + " RETURNING id";
+  }
+
+  /** Deletes the payloads and errors of finished jobs. Parameter: ids. */
+  String deletePayloads() {
+    return "DELETE FROM sluice_job_payload WHERE id" + inIds;
+  }
+
+  /** Deletes the errors of finished jobs. Parameter: ids. */
+  String deleteErrors() {
+    return "DELETE FROM sluice_job_error WHERE id" + inIds;
+  }
+
+  /** Hands held jobs back uncounted. Parameters: ids, node, epoch. */
+  String release() {
+    return "UPDATE sluice_job SET state = 0, owner = NULL, epoch = NULL,"
+        + " attempts = attempts - 1 WHERE id"
+        + inIds
+        + HELD;
+  }
+
+  /**
+   * Hands back every job whose lease lapsed or was replaced, in one statement; on PostgreSQL rows
+   * another node is reclaiming or completing at the same time are skipped, not waited for.
+   */
+  String reclaim() {
+    return "UPDATE sluice_job SET state = 0, owner = NULL, epoch = NULL WHERE id IN (SELECT id"
+        + " FROM sluice_job WHERE state = 1 AND NOT EXISTS (SELECT 1 FROM sluice_job_node n"
+        + " WHERE n.node = sluice_job.owner AND n.epoch = sluice_job.epoch AND n.lease_expires > "
+        + now
+        + ")"
+        + skipLocked
+        + ") RETURNING id";
+  }
+
+  /** The next due time. Parameters: horizon, now, horizon, each type. */
+  static String nextDue(int types) {
+    return "SELECT MIN(due_at) FROM sluice_job WHERE state = 0 AND sort_key < ? AND due_at > ?"
+        + " AND due_at < ? AND type IN ("
+        + placeholders(types)
+        + ")";
+  }
+}

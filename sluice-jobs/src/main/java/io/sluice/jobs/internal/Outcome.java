@@ -1,0 +1,22 @@
+package io.sluice.jobs.internal;
+
+import io.sluice.core.store.ClaimedJob;
+
+/** How a run of a claimed job ended, waiting to be written back by the acquisition loop. */
+sealed interface Outcome {
+
+  /** The job this is the outcome of. */
+  ClaimedJob job();
+
+  /** The handler returned: complete the job (in bulk with others). */
+  record Completed(ClaimedJob job) implements Outcome {}
+
+  /** The handler threw: retry after the backoff, or an incident. */
+  record Failed(ClaimedJob job, String error) implements Outcome {}
+
+  /** The payload could not be read: an incident at once. */
+  record Unreadable(ClaimedJob job, String error) implements Outcome {}
+
+  /** Never started (the node is stopping): hand it back. */
+  record Released(ClaimedJob job) implements Outcome {}
+}

@@ -1,0 +1,2 @@
+/** The job executor's implementation: the JDBC job store, the acquisition loop, the lease. */
+package io.sluice.jobs.internal;

@@ -1,0 +1,489 @@
+package io.sluice.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.core.Application;
+import io.sluice.core.Flow;
+import io.sluice.core.store.JobInfo;
+import io.sluice.core.store.JobState;
+import io.sluice.core.store.JobStore;
+import io.sluice.core.store.NewJob;
+import io.sluice.core.store.NodeLease;
+import io.sluice.core.store.Storage;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What an executor node does, on a real database with the real clock: extended once for SQLite and
+ * once for PostgreSQL. Tests wait with Awaitility, never by sleeping.
+ */
+abstract class JobExecutorContract {
+
+  static final Duration PATIENCE = Duration.ofSeconds(10);
+
+  protected final Clock clock = Clock.systemUTC();
+  protected Storage storage;
+  protected JobStore store;
+  protected final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final List<JobExecutor> executors = new ArrayList<>();
+  private final List<AutoCloseable> others = new ArrayList<>();
+  private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+
+  /** A new, empty storage on {@code clock}. */
+  protected abstract Storage newStorage(Clock clock) throws Exception;
+
+  /**
+   * The job store as another node sees it: on PostgreSQL another storage (its own connections and
+   * listener); on SQLite, owned by one process, the same store.
+   */
+  protected abstract JobStore otherNode() throws Exception;
+
+  /** A connection to the database behind the storage's back. */
+  protected abstract Connection connect() throws Exception;
+
+  /**
+   * Makes the job tables unwritable until the result is closed: another connection holds SQLite's
+   * write lock, or locks PostgreSQL's job tables; the node's writes wait and then fail or resume.
+   */
+  protected abstract AutoCloseable blockWrites() throws Exception;
+
+  /** Keeps {@code closeable} to close after the test. */
+  protected <T extends AutoCloseable> T closeAfter(T closeable) {
+    others.add(closeable);
+    return closeable;
+  }
+
+  @BeforeEach
+  void open() throws Exception {
+    storage = newStorage(clock);
+    store = JobTestStorages.jobs(storage);
+    logs.start();
+    ((Logger) LoggerFactory.getLogger("io.sluice.jobs")).addAppender(logs);
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    executors.forEach(JobExecutor::close);
+    for (AutoCloseable other : others.reversed()) {
+      other.close();
+    }
+    storage.close();
+    ((Logger) LoggerFactory.getLogger("io.sluice.jobs")).detachAppender(logs);
+    assertThat(Thread.getAllStackTraces().keySet())
+        .as("no executor thread outlives its executor")
+        .noneMatch(t -> t.isAlive() && t.getName().startsWith("sluice-jobs-"));
+    assertThat(logs.list).as("no ERROR logged").noneMatch(e -> e.getLevel() == Level.ERROR);
+  }
+
+  /** A started executor named {@code node} with these handlers and configuration changes. */
+  protected JobExecutor start(
+      String node,
+      Map<String, JobHandler> handlers,
+      UnaryOperator<JobExecutorConfig.Builder> config) {
+    return start(store, node, handlers, config);
+  }
+
+  protected JobExecutor start(
+      JobStore on,
+      String node,
+      Map<String, JobHandler> handlers,
+      UnaryOperator<JobExecutorConfig.Builder> config) {
+    JobExecutor.Builder builder =
+        JobExecutor.builder(on)
+            .meterRegistry(registry)
+            .config(config.apply(JobExecutorConfig.builder().nodeId(node)).build());
+    handlers.forEach(builder::handler);
+    JobExecutor executor = builder.build();
+    executors.add(executor);
+    executor.start();
+    return executor;
+  }
+
+  private double count(String meter, String node) {
+    return registry.get(meter).tag("node", node).counter().count();
+  }
+
+  private List<String> warnings(String containing) {
+    return logs.list.stream()
+        .filter(e -> e.getLevel() == Level.WARN)
+        .map(ILoggingEvent::getFormattedMessage)
+        .filter(m -> m.contains(containing))
+        .toList();
+  }
+
+  /** A handler that notes each run and its thread, then waits until {@link #open} opens. */
+  private static final class Gate {
+    final CountDownLatch open = new CountDownLatch(1);
+    final AtomicInteger entered = new AtomicInteger();
+    final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+    JobHandler handler() {
+      return job -> {
+        threads.add(Thread.currentThread());
+        entered.incrementAndGet();
+        open.await();
+      };
+    }
+  }
+
+  /**
+   * Creates {@code count} email jobs, due now, whose payloads are 0, 1, 2...; returns their ids.
+   */
+  private List<Long> emails(int count) {
+    return store.createAll(IntStream.range(0, count).mapToObj(i -> NewJob.of("email", i)).toList());
+  }
+
+  /** Whether every one of these jobs is finished (gone from the store). */
+  private boolean finished(List<Long> ids) {
+    return ids.stream().allMatch(id -> store.find(id).isEmpty());
+  }
+
+  private JobState state(long id) {
+    return store.find(id).map(JobInfo::state).orElse(null);
+  }
+
+  @Test
+  void everyJobRunsOnceAndIsCompletedAndCounted() {
+    Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
+    List<Long> ids = emails(300);
+
+    start(
+        "node-a",
+        Map.of(
+            "email",
+            job -> runs.computeIfAbsent(job.id(), id -> new AtomicInteger()).incrementAndGet()),
+        c -> c.concurrency(8).prefetch(2));
+
+    await().atMost(PATIENCE).until(() -> store.waitingByType().isEmpty() && runs.size() == 300);
+    assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+    assertThat(runs.values()).allMatch(n -> n.get() == 1);
+    await().atMost(PATIENCE).until(() -> finished(ids));
+    assertThat(count("sluice.jobs.acquired", "node-a")).isEqualTo(300);
+    assertThat(count("sluice.jobs.executed", "node-a")).isEqualTo(300);
+    assertThat(count("sluice.jobs.acquisition.attempts", "node-a")).isBetween(1.0, 300.0);
+    assertThat(count("sluice.jobs.rejected", "node-a")).isZero();
+    assertThat(count("sluice.jobs.failed", "node-a")).isZero();
+    assertThat(registry.get("sluice.jobs.start.latency").tag("node", "node-a").timer().count())
+        .isEqualTo(300);
+  }
+
+  @Test
+  void jobsThatFinishTogetherAreCompletedInOneWrite() {
+    Gate gate = new Gate();
+    List<Long> ids = emails(20);
+    start("node-a", Map.of("email", gate.handler()), c -> c.concurrency(20).prefetch(0));
+    await().atMost(PATIENCE).until(() -> gate.entered.get() == 20);
+
+    gate.open.countDown();
+
+    await().atMost(PATIENCE).until(() -> finished(ids));
+    var together = registry.get("sluice.jobs.completed.together").tag("node", "node-a").summary();
+    assertThat(together.totalAmount()).isEqualTo(20);
+    assertThat(together.count()).as("writes that completed the 20 jobs").isLessThan(20);
+  }
+
+  @Test
+  void aNodeHoldsNoMoreThanItsConcurrencyPlusPrefetchAndRunsJobsOffTheAcquisitionThread()
+      throws Exception {
+    Gate gate = new Gate();
+    List<Long> ids = emails(20);
+
+    start("node-a", Map.of("email", gate.handler()), c -> c.concurrency(3).prefetch(2));
+
+    await().atMost(PATIENCE).until(() -> gate.entered.get() == 3 && held(ids) == 5);
+    assertThat(gate.entered.get()).isEqualTo(3);
+    assertThat(held(ids)).isEqualTo(5);
+    gate.open.countDown();
+    await().atMost(PATIENCE).until(() -> store.waitingByType().isEmpty() && held(ids) == 0);
+    assertThat(gate.entered.get()).isEqualTo(20);
+    assertThat(gate.threads).allMatch(Thread::isVirtual);
+    assertThat(count("sluice.jobs.rejected", "node-a")).isZero();
+  }
+
+  private long held(List<Long> ids) {
+    return ids.stream().filter(id -> state(id) instanceof JobState.Running).count();
+  }
+
+  @Test
+  void aFailingJobIsRetriedWithGrowingBackoffThenBecomesAnIncidentThatCanBeRetried() {
+    AtomicBoolean fixed = new AtomicBoolean();
+    List<Instant> attempts = new CopyOnWriteArrayList<>();
+    long id = store.create(NewJob.of("email", "to bob").withMaxRetries(2));
+
+    start(
+        "node-a",
+        Map.of(
+            "email",
+            job -> {
+              attempts.add(clock.instant());
+              if (!fixed.get()) {
+                throw new IllegalStateException("mail server down");
+              }
+            }),
+        c ->
+            c.retryBackoff(Duration.ofMillis(200))
+                .backoffFactor(2)
+                .safetyPoll(Duration.ofMinutes(10)));
+
+    await().atMost(PATIENCE).until(() -> state(id) instanceof JobState.Incident);
+    assertThat(state(id))
+        .isEqualTo(new JobState.Incident("java.lang.IllegalStateException: mail server down"));
+    assertThat(attempts).hasSize(3);
+    assertThat(Duration.between(attempts.get(0), attempts.get(1)))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(200));
+    assertThat(Duration.between(attempts.get(1), attempts.get(2)))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(400));
+    assertThat(count("sluice.jobs.failed", "node-a")).isEqualTo(3);
+    assertThat(count("sluice.jobs.incidents", "node-a")).isEqualTo(1);
+    assertThat(warnings("is an incident after 3 attempt(s)")).hasSize(1);
+
+    fixed.set(true);
+    assertThat(store.retry(id, 1)).isTrue();
+    await().atMost(PATIENCE).until(() -> store.find(id).isEmpty());
+    assertThat(count("sluice.jobs.executed", "node-a")).isEqualTo(1);
+  }
+
+  @Test
+  void aJobOfATypeWithNoHandlerWaitsUnfailedWithOneWarningNamingTheType() throws Exception {
+    long fax = store.create(NewJob.of("fax", "page 1"));
+    List<Object> sent = new CopyOnWriteArrayList<>();
+    start(
+        "node-a",
+        Map.of("email", job -> sent.add(job.payload())),
+        c -> c.heartbeatInterval(Duration.ofMillis(50)).depthInterval(Duration.ofMillis(50)));
+    store.create(NewJob.of("email", "hello"));
+
+    await().atMost(PATIENCE).until(() -> sent.size() == 1 && !warnings("'fax'").isEmpty());
+    store.create(NewJob.of("fax", "page 2"));
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                registry.find("sluice.jobs.waiting").tags("node", "node-a", "type", "fax").gauge()
+                        != null
+                    && registry
+                            .get("sluice.jobs.waiting")
+                            .tags("node", "node-a", "type", "fax")
+                            .gauge()
+                            .value()
+                        == 2);
+
+    assertThat(warnings("'fax'"))
+        .singleElement()
+        .asString()
+        .contains("job(s) of type 'fax' wait: node node-a has no handler for 'fax'")
+        .contains("They are not failed");
+    JobInfo waiting = store.find(fax).orElseThrow();
+    assertThat(waiting.state()).isInstanceOf(JobState.Waiting.class);
+    assertThat(waiting.attempts()).isZero();
+
+    List<Object> faxed = new CopyOnWriteArrayList<>();
+    start("node-b", Map.of("fax", job -> faxed.add(job.payload())), c -> c);
+    await().atMost(PATIENCE).until(() -> faxed.size() == 2);
+  }
+
+  @Test
+  void aPayloadThatCannotBeReadBecomesAnIncidentCarryingTheError() throws Exception {
+    long id = store.create(NewJob.of("email", "to bob"));
+    try (Connection connection = connect();
+        PreparedStatement corrupt =
+            connection.prepareStatement("UPDATE sluice_job_payload SET payload = ? WHERE id = ?")) {
+      corrupt.setBytes(1, "not a stored value".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      corrupt.setLong(2, id);
+      assertThat(corrupt.executeUpdate()).isEqualTo(1);
+    }
+    AtomicInteger handled = new AtomicInteger();
+
+    start("node-a", Map.of("email", job -> handled.incrementAndGet()), c -> c);
+
+    await().atMost(PATIENCE).until(() -> state(id) instanceof JobState.Incident);
+    assertThat(((JobState.Incident) state(id)).error())
+        .startsWith(
+            "The payload cannot be read: io.sluice.core.serialization.CorruptRecordException");
+    assertThat(handled.get()).isZero();
+    assertThat(count("sluice.jobs.incidents", "node-a")).isEqualTo(1);
+    assertThat(count("sluice.jobs.failed", "node-a")).isZero();
+  }
+
+  @Test
+  void aJobDueSoonRunsOnTheNodesTimerWithoutWaitingForTheSafetyPoll() {
+    List<Instant> started = new CopyOnWriteArrayList<>();
+    start(
+        "node-a",
+        Map.of("email", job -> started.add(clock.instant())),
+        c -> c.safetyPoll(Duration.ofMinutes(10)));
+    Instant due = clock.instant().plusMillis(700);
+
+    store.create(NewJob.of("email", "later").withDueAt(due));
+
+    await().atMost(PATIENCE).until(() -> started.size() == 1);
+    assertThat(started.getFirst()).isAfterOrEqualTo(due);
+  }
+
+  @Test
+  void aJobCreatedOnAnotherNodeWakesAnIdleNodeAtOnce() throws Exception {
+    List<Object> sent = new CopyOnWriteArrayList<>();
+    start(
+        "node-a",
+        Map.of("email", job -> sent.add(job.payload())),
+        c -> c.safetyPoll(Duration.ofMinutes(10)));
+    JobStore other = otherNode();
+    await().atMost(PATIENCE).until(() -> count("sluice.jobs.acquisition.attempts", "node-a") >= 1);
+
+    other.create(NewJob.of("email", "from elsewhere"));
+
+    await().atMost(PATIENCE).until(() -> sent.equals(List.of("from elsewhere")));
+  }
+
+  @Test
+  void theJobsOfANodeWhoseLeaseLapsedAreReclaimedAndRunByAnotherWithinTenSeconds() {
+    Duration lease = JobExecutorConfig.defaults().leaseDuration();
+    NodeLease dead = store.register("dead-node", lease);
+    List<Long> ids = emails(5);
+    assertThat(store.claim(dead, Set.of("email"), 10)).hasSize(5);
+    Set<Long> ran = ConcurrentHashMap.newKeySet();
+    Instant lapsed = clock.instant();
+
+    start("node-b", Map.of("email", job -> ran.add(job.id())), c -> c);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> ran.size() == 5);
+    assertThat(Duration.between(lapsed, clock.instant())).isLessThan(Duration.ofSeconds(10));
+    await().atMost(PATIENCE).until(() -> finished(ids));
+    assertThat(store.complete(dead, ids)).as("the dead node's late completions").isEmpty();
+  }
+
+  @Test
+  void aNodeWhoseLeaseWasTakenOverHasItsCompletionRefusedAndRegistersAgain() throws Exception {
+    CountDownLatch wake = new CountDownLatch(1);
+    AtomicBoolean first = new AtomicBoolean(true);
+    List<String> ranOn = new CopyOnWriteArrayList<>();
+    long id = store.create(NewJob.of("email", "once"));
+    JobHandler handler =
+        job -> {
+          ranOn.add(job.node());
+          if (first.getAndSet(false)) {
+            wake.await();
+          }
+        };
+    UnaryOperator<JobExecutorConfig.Builder> quick =
+        c -> c.heartbeatInterval(Duration.ofMillis(100)).leaseDuration(Duration.ofSeconds(1));
+    JobExecutor a = start("node-a", Map.of("email", handler), quick);
+    await().atMost(PATIENCE).until(() -> ranOn.equals(List.of("node-a")));
+    NodeLease before = a.lease();
+
+    // node-a's first run is paused while its lease lapses behind its back: the job is reclaimed
+    // and run again, by node-a under a new epoch or by node-b, whichever claims it first.
+    start("node-b", Map.of("email", handler), quick);
+    try (Connection connection = connect()) {
+      connection
+          .createStatement()
+          .execute("UPDATE sluice_job_node SET lease_expires = 0 WHERE node = 'node-a'");
+    }
+    await().atMost(PATIENCE).until(() -> ranOn.size() == 2 && store.find(id).isEmpty());
+
+    wake.countDown();
+    await().atMost(PATIENCE).until(() -> count("sluice.jobs.lock.failures", "node-a") == 1);
+    await().atMost(PATIENCE).until(() -> a.lease().epoch() > before.epoch() && a.holdsLease());
+    assertThat(warnings("Node node-a could not complete 1 job(s)")).hasSize(1);
+    assertThat(warnings("Node node-a lost its lease")).hasSize(1);
+    assertThat(count("sluice.jobs.executed", "node-a") + count("sluice.jobs.executed", "node-b"))
+        .as("the paused run returned too, but only one completion counted in the database")
+        .isEqualTo(2);
+  }
+
+  @Test
+  void aNodeThatCannotRenewItsLeaseStopsTakingJobsAndResumesWhenTheDatabaseReturns()
+      throws Exception {
+    List<Instant> ran = new CopyOnWriteArrayList<>();
+    JobExecutor a =
+        start(
+            "node-a",
+            Map.of("email", job -> ran.add(clock.instant())),
+            c ->
+                c.leaseDuration(Duration.ofSeconds(1))
+                    .heartbeatInterval(Duration.ofMillis(200))
+                    .safetyPoll(Duration.ofMillis(200)));
+    long epoch = a.lease().epoch();
+    store.create(NewJob.of("email", "before the outage"));
+    await().atMost(PATIENCE).until(() -> ran.size() == 1);
+
+    Instant back;
+    try (AutoCloseable outage = blockWrites()) {
+      await().atMost(PATIENCE).until(() -> !a.holdsLease());
+      back = clock.instant();
+    }
+
+    await().atMost(PATIENCE).until(() -> a.holdsLease() && a.lease().epoch() > epoch);
+    store.create(NewJob.of("email", "after the outage"));
+    await().atMost(PATIENCE).until(() -> ran.size() == 2);
+    assertThat(ran.get(1)).isAfter(back);
+    assertThat(warnings("Node node-a lost its lease")).hasSize(1);
+  }
+
+  @Test
+  void aFlowCanBeTheHandlerOfAJobType() {
+    List<Object> seen = new CopyOnWriteArrayList<>();
+    Application app =
+        closeAfter(
+            Application.builder()
+                .flow(
+                    Flow.builder("send-email")
+                        .processor(
+                            m -> {
+                              seen.add(m.payload());
+                              return m;
+                            })
+                        .build())
+                .build());
+    app.start();
+
+    start("node-a", Map.of("email", JobHandler.flow(app, "send-email")), c -> c);
+    long id = store.create(NewJob.of("email", "via a flow"));
+
+    await()
+        .atMost(PATIENCE)
+        .until(() -> seen.equals(List.of("via a flow")) && store.find(id).isEmpty());
+  }
+
+  @Test
+  void stoppingHandsBackTheJobsANodeHeldButDidNotFinish() {
+    Gate never = new Gate();
+    List<Long> ids = emails(3);
+    JobExecutor a =
+        start(
+            "node-a",
+            Map.of("email", never.handler()),
+            c -> c.concurrency(1).prefetch(2).shutdownTimeout(Duration.ofMillis(200)));
+    await().atMost(PATIENCE).until(() -> never.entered.get() == 1 && held(ids) == 3);
+
+    a.close();
+
+    assertThat(ids).allMatch(id -> state(id) instanceof JobState.Waiting);
+    assertThat(ids).allMatch(id -> store.find(id).orElseThrow().attempts() == 0);
+    assertThat(never.entered.get()).isEqualTo(1);
+  }
+}

@@ -1,0 +1,36 @@
+package io.sluice.jobs;
+
+import io.sluice.core.store.JobStore;
+import io.sluice.core.store.Storage;
+import io.sluice.testkit.JobStoreContractTest;
+import io.sluice.testkit.PostgresTestDatabase;
+import java.sql.Connection;
+import java.time.Clock;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The job store contract, run against PostgreSQL: the class's schema emptied before each test. */
+class PostgresJobStoreContractTest extends JobStoreContractTest {
+
+  @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();
+
+  @Override
+  protected Storage newStorage(Clock clock) throws Exception {
+    DB.dropTables();
+    return JobTestStorages.postgres(DB, clock);
+  }
+
+  @Override
+  protected Storage reopen(Clock clock) {
+    return JobTestStorages.postgres(DB, clock);
+  }
+
+  @Override
+  protected JobStore newJobStore(Storage storage) {
+    return JobTestStorages.jobs(storage);
+  }
+
+  @Override
+  protected Connection connect() throws Exception {
+    return DB.connect();
+  }
+}

@@ -1,0 +1,35 @@
+package io.sluice.jobs;
+
+import io.sluice.core.store.JobStore;
+import io.sluice.core.store.Storage;
+import io.sluice.testkit.JobStoreContractTest;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Clock;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The job store contract, run against SQLite: a new file per test. */
+class SqliteJobStoreContractTest extends JobStoreContractTest {
+
+  @TempDir Path dir;
+
+  @Override
+  protected Storage newStorage(Clock clock) {
+    return JobTestStorages.sqlite(dir, clock);
+  }
+
+  @Override
+  protected Storage reopen(Clock clock) {
+    return JobTestStorages.sqlite(dir, clock);
+  }
+
+  @Override
+  protected JobStore newJobStore(Storage storage) {
+    return JobTestStorages.jobs(storage);
+  }
+
+  @Override
+  protected Connection connect() throws Exception {
+    return JobTestStorages.sqliteConnection(dir);
+  }
+}

@@ -1,0 +1,417 @@
+package io.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.sluice.core.store.ClaimedJob;
+import io.sluice.core.store.JobInfo;
+import io.sluice.core.store.JobState;
+import io.sluice.core.store.JobStore;
+import io.sluice.core.store.NewJob;
+import io.sluice.core.store.NodeLease;
+import io.sluice.core.store.Storage;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every {@link JobStore} keeps, to extend once per database: jobs wait until due and
+ * are claimed in aged-priority order, at most {@code max} of the handled types; unique keys create
+ * one job; a job created in the caller's transaction exists only if it commits; completions,
+ * failures and releases are fenced by the node's lease and epoch; a lapsed lease's jobs are
+ * reclaimed; failures retry until they become incidents, which can be retried; competing nodes
+ * never claim one job twice.
+ *
+ * <p>Due times are on {@link #clock}, which moves only when a test moves it; leases are on the
+ * database's clock, so a test lapses one by renewing it for a millisecond and waits (Awaitility)
+ * until the database sees it lapsed.
+ */
+public abstract class JobStoreContractTest extends StorageContract {
+
+  /** The lease nodes register for: long enough never to lapse during a test by itself. */
+  protected static final Duration LEASE = Duration.ofMinutes(1);
+
+  /** What one priority level is worth: the aging the store must be opened with. */
+  protected static final Duration AGING = Duration.ofSeconds(1);
+
+  private static final Set<String> EMAILS = Set.of("email");
+
+  /** The job store under test, on {@link #storage}. */
+  protected JobStore store;
+
+  /** The job store of {@code storage}, with {@link #AGING} priority aging. */
+  protected abstract JobStore newJobStore(Storage storage);
+
+  /** A new connection to the store's database, for the caller's own transaction. */
+  protected abstract Connection connect() throws Exception;
+
+  /** Opens the job store on the new storage. */
+  @BeforeEach
+  protected final void openJobStore() {
+    store = newJobStore(storage);
+  }
+
+  private NodeLease node(String name) {
+    return store.register(name, LEASE);
+  }
+
+  private ClaimedJob claimOne(NodeLease lease) {
+    List<ClaimedJob> claimed = store.claim(lease, EMAILS, 10);
+    assertThat(claimed).as("the jobs %s claims", lease).hasSize(1);
+    return claimed.getFirst();
+  }
+
+  private JobState state(long id) {
+    return store.find(id).orElseThrow().state();
+  }
+
+  /** Lapses {@code lease} and waits until the database's clock sees it lapsed. */
+  private void lapse(NodeLease lease, long heldJob) {
+    assertThat(store.renew(lease, Duration.ofMillis(1))).isTrue();
+    await().atMost(Duration.ofSeconds(10)).until(() -> store.reclaim().contains(heldJob));
+  }
+
+  @Test
+  public void aJobWaitsUntilDueThenIsClaimedWithItsPayloadAndCompletedOnce() {
+    NodeLease a = node("node-a");
+    long id = store.create(NewJob.of("email", "to bob").withDueAt(clock.instant().plusSeconds(60)));
+
+    assertThat(store.claim(a, EMAILS, 10)).as("not due yet").isEmpty();
+    assertThat(state(id)).isEqualTo(new JobState.Waiting(clock.instant().plusSeconds(60)));
+    clock.advance(Duration.ofSeconds(60));
+    ClaimedJob job = claimOne(a);
+
+    assertThat(job.id()).isEqualTo(id);
+    assertThat(job.type()).isEqualTo("email");
+    assertThat(job.payload().read()).isEqualTo("to bob");
+    assertThat(job.attempt()).isEqualTo(1);
+    assertThat(job.retriesLeft()).isEqualTo(NewJob.DEFAULT_MAX_RETRIES);
+    assertThat(job.dueAt()).isEqualTo(clock.instant());
+    assertThat(job.lease()).isEqualTo(a);
+    assertThat(state(id)).isEqualTo(new JobState.Running(a));
+    assertThat(store.claim(a, EMAILS, 10)).as("a running job is not claimed again").isEmpty();
+
+    assertThat(store.complete(a, List.of(id))).containsExactly(id);
+    assertThat(store.find(id)).isEmpty();
+    assertThat(store.complete(a, List.of(id))).as("a second completion").isEmpty();
+  }
+
+  @Test
+  public void aClaimTakesAtMostMaxJobsAndOnlyOfTheTypesAsked() {
+    NodeLease a = node("node-a");
+    for (int i = 0; i < 5; i++) {
+      store.create(NewJob.of("email", i));
+    }
+    long report = store.create(NewJob.of("report", "monthly"));
+
+    assertThat(store.claim(a, EMAILS, 3)).hasSize(3);
+    assertThat(store.claim(a, EMAILS, 3)).hasSize(2);
+    assertThat(store.claim(a, EMAILS, 3)).isEmpty();
+    assertThat(state(report)).isInstanceOf(JobState.Waiting.class);
+    assertThat(store.claim(a, Set.of("report", "email"), 3))
+        .extracting(ClaimedJob::id)
+        .containsExactly(report);
+  }
+
+  @Test
+  public void higherPrioritiesAreClaimedFirstUnlessALowerOneWasDueLongerThanTheirAging() {
+    NodeLease a = node("node-a");
+    Instant now = clock.instant();
+    long low = store.create(NewJob.of("email", "low").withDueAt(now.minusSeconds(5)));
+    long high = store.create(NewJob.of("email", "high").withPriority(10));
+    long middle = store.create(NewJob.of("email", "middle").withPriority(3));
+    long oldLow = store.create(NewJob.of("email", "old low").withDueAt(now.minusSeconds(11)));
+
+    List<ClaimedJob> claimed = store.claim(a, EMAILS, 10);
+
+    // Sort keys: oldLow now-11 s, high now-10 s, low now-5 s, middle now-3 s.
+    assertThat(claimed).extracting(ClaimedJob::id).containsExactly(oldLow, high, low, middle);
+  }
+
+  @Test
+  public void aLowPriorityJobWaitsABoundedTimeUnderAFloodOfHighPriorityJobs() {
+    NodeLease a = node("node-a");
+    long low = store.create(NewJob.of("email", "low"));
+    clock.advance(AGING.multipliedBy(NewJob.MAX_PRIORITY).minusSeconds(1));
+    store.createAll(
+        IntStream.range(0, 50)
+            .mapToObj(i -> NewJob.of("email", i).withPriority(NewJob.MAX_PRIORITY))
+            .toList());
+    assertThat(store.claim(a, EMAILS, 50)).extracting(ClaimedJob::id).doesNotContain(low);
+
+    clock.advance(Duration.ofSeconds(2));
+    store.createAll(
+        IntStream.range(0, 50)
+            .mapToObj(i -> NewJob.of("email", i).withPriority(NewJob.MAX_PRIORITY))
+            .toList());
+
+    assertThat(store.claim(a, EMAILS, 1))
+        .as("once due for longer than the highest priority's aging, it goes first")
+        .extracting(ClaimedJob::id)
+        .containsExactly(low);
+  }
+
+  @Test
+  public void aUniqueKeyCreatesOneJobUntilThatJobFinishes() {
+    NodeLease a = node("node-a");
+    long first = store.create(NewJob.of("email", "first").withUniqueKey("order-7"));
+    long again = store.create(NewJob.of("email", "again").withUniqueKey("order-7"));
+    List<Long> batch =
+        store.createAll(
+            List.of(
+                NewJob.of("email", "other").withUniqueKey("order-8"),
+                NewJob.of("email", "twice").withUniqueKey("order-8"),
+                NewJob.of("email", "third").withUniqueKey("order-7")));
+
+    assertThat(again).isEqualTo(first);
+    assertThat(batch.get(1)).isEqualTo(batch.get(0));
+    assertThat(batch.get(2)).isEqualTo(first);
+    List<ClaimedJob> claimed = store.claim(a, EMAILS, 10);
+    assertThat(claimed).extracting(j -> j.payload().read()).containsExactly("first", "other");
+
+    store.complete(a, List.of(first));
+    long later = store.create(NewJob.of("email", "later").withUniqueKey("order-7"));
+    assertThat(later).isNotEqualTo(first);
+  }
+
+  @Test
+  public void aJobCreatedInTheCallersTransactionExistsOnlyIfTheCallerCommits() throws Exception {
+    NodeLease a = node("node-a");
+    long committed;
+    try (Connection connection = connect()) {
+      connection.setAutoCommit(false);
+      store.create(connection, NewJob.of("email", "rolled back"));
+      connection.rollback();
+      committed = store.create(connection, NewJob.of("email", "committed"));
+      assertThat(store.find(committed)).as("not visible before the commit").isEmpty();
+      connection.commit();
+    }
+
+    assertThat(store.waitingByType())
+        .as("the rolled back job is not there")
+        .containsExactly(Map.entry("email", 1L));
+    assertThat(claimOne(a).payload().read()).isEqualTo("committed");
+  }
+
+  @Test
+  public void aCompletionFromANodeWhoseLeaseWasTakenOverChangesNothing() {
+    NodeLease a = node("node-a");
+    long id = store.create(NewJob.of("email", "once"));
+    claimOne(a);
+
+    lapse(a, id);
+    NodeLease b = node("node-b");
+    ClaimedJob again = claimOne(b);
+
+    assertThat(again.id()).isEqualTo(id);
+    assertThat(again.attempt()).isEqualTo(2);
+    assertThat(store.complete(a, List.of(id))).as("the zombie's completion").isEmpty();
+    assertThat(store.fail(a, id, "late", clock.instant())).isEqualTo(JobStore.FailOutcome.NOT_HELD);
+    assertThat(store.release(a, List.of(id))).isZero();
+    assertThat(state(id)).isEqualTo(new JobState.Running(b));
+    assertThat(store.complete(b, List.of(id))).containsExactly(id);
+  }
+
+  @Test
+  public void aLapsedLeaseIsNotRenewedAndClaimsNothingUntilTheNodeRegistersAgain() {
+    NodeLease a = node("node-a");
+    long held = store.create(NewJob.of("email", "held"));
+    claimOne(a);
+    lapse(a, held);
+    store.create(NewJob.of("email", "new"));
+
+    assertThat(store.renew(a, LEASE)).isFalse();
+    assertThat(store.claim(a, EMAILS, 10)).isEmpty();
+
+    NodeLease again = store.register("node-a", LEASE);
+    assertThat(again.epoch()).isGreaterThan(a.epoch());
+    assertThat(store.claim(again, EMAILS, 10)).hasSize(2);
+    assertThat(store.renew(again, LEASE)).isTrue();
+  }
+
+  @Test
+  public void aNodeRegisteringAgainCannotFinishWhatItsEarlierEpochHeld() {
+    NodeLease before = node("node-a");
+    long id = store.create(NewJob.of("email", "x"));
+    claimOne(before);
+
+    NodeLease after = store.register("node-a", LEASE);
+
+    assertThat(store.reclaim()).containsExactly(id);
+    assertThat(store.complete(before, List.of(id))).isEmpty();
+    assertThat(claimOne(after).id()).isEqualTo(id);
+    assertThat(store.reclaim()).as("held by a live lease").isEmpty();
+  }
+
+  @Test
+  public void aFailedJobIsRetriedAfterItsBackoffThenBecomesAnIncidentWhichCanBeRetried() {
+    NodeLease a = node("node-a");
+    long id = store.create(NewJob.of("email", "flaky").withMaxRetries(1));
+    claimOne(a);
+
+    assertThat(store.fail(a, id, "timeout", clock.instant().plusSeconds(30)))
+        .isEqualTo(JobStore.FailOutcome.RETRY);
+    assertThat(store.claim(a, EMAILS, 10)).as("during the backoff").isEmpty();
+    JobInfo waiting = store.find(id).orElseThrow();
+    assertThat(waiting.retriesLeft()).isZero();
+    assertThat(waiting.lastError()).isEqualTo("timeout");
+    clock.advance(Duration.ofSeconds(30));
+    ClaimedJob second = claimOne(a);
+    assertThat(second.attempt()).isEqualTo(2);
+
+    assertThat(store.fail(a, id, "timeout again", clock.instant()))
+        .isEqualTo(JobStore.FailOutcome.INCIDENT);
+    assertThat(state(id)).isEqualTo(new JobState.Incident("timeout again"));
+    assertThat(store.incidents(10)).extracting(JobInfo::id).containsExactly(id);
+    assertThat(store.claim(a, EMAILS, 10)).as("an incident is not claimed").isEmpty();
+
+    assertThat(store.retry(id, 2)).isTrue();
+    assertThat(store.retry(id, 2)).as("no longer an incident").isFalse();
+    assertThat(store.incidents(10)).isEmpty();
+    ClaimedJob third = claimOne(a);
+    assertThat(third.retriesLeft()).isEqualTo(2);
+    assertThat(third.attempt()).isEqualTo(3);
+  }
+
+  @Test
+  public void aJobWhosePayloadCannotBeReadBecomesAnIncidentAtOnce() {
+    NodeLease a = node("node-a");
+    long id = store.create(NewJob.of("email", "x"));
+    claimOne(a);
+
+    assertThat(store.incident(a, id, "CorruptRecordException: bad magic")).isTrue();
+
+    assertThat(state(id)).isEqualTo(new JobState.Incident("CorruptRecordException: bad magic"));
+    assertThat(store.incident(a, id, "again")).as("no longer held").isFalse();
+  }
+
+  @Test
+  public void releasedJobsAreClaimableAtOnceWithoutCountingTheAttempt() {
+    NodeLease a = node("node-a");
+    long id = store.create(NewJob.of("email", "x"));
+    claimOne(a);
+
+    assertThat(store.release(a, List.of(id))).isEqualTo(1);
+
+    assertThat(claimOne(a).attempt()).isEqualTo(1);
+  }
+
+  @Test
+  public void aNodeThatDeregistersHandsBackWhatItHeld() {
+    NodeLease a = node("node-a");
+    long id = store.create(NewJob.of("email", "x"));
+    claimOne(a);
+
+    store.deregister(a);
+
+    assertThat(state(id)).isInstanceOf(JobState.Waiting.class);
+    assertThat(store.renew(a, LEASE)).isFalse();
+    assertThat(claimOne(node("node-b")).id()).isEqualTo(id);
+  }
+
+  @Test
+  public void competingNodesNeverClaimTheSameJob() throws Exception {
+    int jobs = 400;
+    store.createAll(IntStream.range(0, jobs).mapToObj(i -> NewJob.of("email", i)).toList());
+    List<NodeLease> nodes = List.of(node("node-a"), node("node-b"), node("node-c"));
+    Map<Long, NodeLease> owners = new ConcurrentHashMap<>();
+    List<Long> duplicates = new ArrayList<>();
+    CountDownLatch start = new CountDownLatch(1);
+    try (ExecutorService threads = Executors.newFixedThreadPool(6)) {
+      List<Future<?>> running = new ArrayList<>();
+      for (int t = 0; t < 6; t++) {
+        NodeLease lease = nodes.get(t % nodes.size());
+        running.add(
+            threads.submit(
+                () -> {
+                  start.await();
+                  for (List<ClaimedJob> got = store.claim(lease, EMAILS, 7);
+                      !got.isEmpty();
+                      got = store.claim(lease, EMAILS, 7)) {
+                    for (ClaimedJob job : got) {
+                      if (owners.putIfAbsent(job.id(), lease) != null) {
+                        synchronized (duplicates) {
+                          duplicates.add(job.id());
+                        }
+                      }
+                    }
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> future : running) {
+        future.get();
+      }
+    }
+
+    assertThat(duplicates).isEmpty();
+    assertThat(owners).hasSize(jobs);
+    int completed = 0;
+    for (NodeLease lease : nodes) {
+      Set<Long> held = new HashSet<>();
+      owners.forEach((id, owner) -> held.add(owner.equals(lease) ? id : -1L));
+      held.remove(-1L);
+      completed += store.complete(lease, held).size();
+    }
+    assertThat(completed).isEqualTo(jobs);
+  }
+
+  @Test
+  public void waitingJobsAreCountedPerTypeAndTheNextDueTimeIsKnown() {
+    Instant now = clock.instant();
+    store.create(NewJob.of("email", 1));
+    store.create(NewJob.of("email", 2).withDueAt(now.plusSeconds(40)));
+    store.create(NewJob.of("email", 3).withDueAt(now.plusSeconds(20)).withPriority(5));
+    store.create(NewJob.of("report", 4).withDueAt(now.plusSeconds(10)));
+
+    assertThat(store.waitingByType())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("email", 3L, "report", 1L));
+    assertThat(store.nextDue(EMAILS, now.plusSeconds(60))).contains(now.plusSeconds(20));
+    assertThat(store.nextDue(EMAILS, now.plusSeconds(15))).isEmpty();
+    assertThat(store.nextDue(Set.of("email", "report"), now.plusSeconds(60)))
+        .contains(now.plusSeconds(10));
+  }
+
+  @Test
+  public void jobsAndIncidentsSurviveClosingAndOpeningTheStorage() throws Exception {
+    NodeLease a = node("node-a");
+    long incident = store.create(NewJob.of("email", "bad").withMaxRetries(0));
+    claimOne(a);
+    store.fail(a, incident, "boom", clock.instant());
+    long waiting = store.create(NewJob.of("email", "kept"));
+
+    closeAndReopen();
+    store = newJobStore(storage);
+
+    assertThat(state(incident)).isEqualTo(new JobState.Incident("boom"));
+    assertThat(claimOne(node("node-b")).id()).isEqualTo(waiting);
+  }
+
+  @Test
+  public void badArgumentsAreRefusedNamingTheRule() {
+    assertThatThrownBy(() -> NewJob.of("e mail", "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("job type 'e mail' must be 1 to 200 letters");
+    assertThatThrownBy(() -> NewJob.of("email", "x").withPriority(101))
+        .hasMessage("priority must be from 0 to 100, was 101 (job type 'email')");
+    assertThatThrownBy(() -> store.register("node-a", Duration.ZERO))
+        .hasMessageContaining("lease must be at least 1 ms, was PT0S");
+    assertThatThrownBy(() -> store.claim(node("node-a"), EMAILS, 0))
+        .hasMessage("max must be at least 1, was 0");
+  }
+}

@@ -10,6 +10,9 @@ import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.Storages;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -116,8 +119,8 @@ public final class QueueThroughputProbe {
     return bytes;
   }
 
-  /** A fresh store for one run, and what to do after closing it. */
-  private record Opened(Storage storage, AutoCloseable cleanup) {}
+  /** A fresh store for one run, its meters, and what to do after closing it. */
+  private record Opened(Storage storage, SimpleMeterRegistry meters, AutoCloseable cleanup) {}
 
   private Opened open() throws IOException, SQLException {
     StoredValues values = StoredValues.create(SerializationConfig.defaults());
@@ -143,14 +146,11 @@ public final class QueueThroughputProbe {
       config = StorageConfig.builder().dataDir(dir).build();
       cleanup = () -> deleteTree(dir);
     }
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
     Storage storage =
         Storages.open(
-            config,
-            values,
-            new SimpleMeterRegistry(),
-            Clock.systemUTC(),
-            QueueThroughputProbe.class.getClassLoader());
-    return new Opened(storage, cleanup);
+            config, values, meters, Clock.systemUTC(), QueueThroughputProbe.class.getClassLoader());
+    return new Opened(storage, meters, cleanup);
   }
 
   private static void execute(String url, String sql) throws SQLException {
@@ -223,7 +223,7 @@ public final class QueueThroughputProbe {
                       }
                     }));
       }
-      double rate = measure(acked);
+      double rate = measure(acked, opened.meters());
       volatileStop = true;
       room.release(producers * batch + inflight);
       for (Thread t : threads) {
@@ -237,13 +237,44 @@ public final class QueueThroughputProbe {
 
   private static volatile boolean volatileStop;
 
-  /** Waits out the warm-up, then counts for the measured seconds: the rate per second. */
-  private double measure(LongAdder counter) throws InterruptedException {
+  /**
+   * Waits out the warm-up, then counts for the measured seconds: the rate per second. With the
+   * store's meters it also prints what the writer did per message counted: its threads' CPU time
+   * (little disturbed by other work on the machine, unlike the rate) and its commits.
+   */
+  private double measure(LongAdder counter, SimpleMeterRegistry meters)
+      throws InterruptedException {
     Thread.sleep(number("warmup", 2) * 1000L);
     long from = counter.sum();
+    long cpuFrom = writerCpuNanos();
+    double commitsFrom = commits(meters);
     long started = System.nanoTime();
     Thread.sleep(number("seconds", 5) * 1000L);
-    return (counter.sum() - from) / ((System.nanoTime() - started) / 1e9);
+    long counted = counter.sum() - from;
+    double seconds = (System.nanoTime() - started) / 1e9;
+    if (meters != null && counted > 0) {
+      double commits = commits(meters) - commitsFrom;
+      System.out.printf(
+          "  writer CPU %.2f µs per message, %.0f commits/s, %.0f messages per commit%n",
+          (writerCpuNanos() - cpuFrom) / 1e3 / counted, commits / seconds, counted / commits);
+    }
+    return counted / seconds;
+  }
+
+  /** CPU time of the storage's writer threads ({@code sluice-writer-*}) so far. */
+  private static long writerCpuNanos() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (ThreadInfo info : threads.dumpAllThreads(false, false)) {
+      if (info.getThreadName().startsWith("sluice-writer")) {
+        sum += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+      }
+    }
+    return sum;
+  }
+
+  private static double commits(SimpleMeterRegistry meters) {
+    return meters == null ? 0 : meters.get("sluice.store.commits").counter().count();
   }
 
   private double objectRun() throws Exception {
@@ -272,7 +303,7 @@ public final class QueueThroughputProbe {
                       }
                     }));
       }
-      double rate = measure(ops);
+      double rate = measure(ops, null);
       volatileStop = true;
       for (Thread t : workers) {
         t.join();

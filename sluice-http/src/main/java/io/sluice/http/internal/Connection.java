@@ -49,12 +49,26 @@ final class Connection {
   private final ChannelHandlerContext ctx;
   private final Queue<Pending> pipelined = new ArrayDeque<>();
   private State state = State.IDLE;
-  // One timer per connection, not one per request: scheduling and cancelling a task on every
-  // request cost the event loop a few percent under load. The timer fires at the deadline it was
-  // set for; when the clock was restarted since, it sets itself again for the rest.
+
+  /** What the connection's clock is timing. */
+  private enum Clock {
+    /** Nothing: a response is being written, or the connection closed. */
+    NONE,
+    /** The quiet between requests: idleTimeout, then the connection closes. */
+    IDLE,
+    /** A request, from its first byte: requestTimeout, then 408 or 504. */
+    REQUEST
+  }
+
+  // One timer per connection, not one per request nor a handler watching every read and write:
+  // scheduling and cancelling a task per request cost the event loop a few percent under load.
+  // The timer fires at the deadline it was set for; when the clock was restarted since, it sets
+  // itself again for the rest.
   private ScheduledFuture<?> timer;
-  private boolean clockRunning;
+  private Clock clock = Clock.NONE;
   private long deadlineNanos;
+  private long timerDueNanos;
+  private String remoteAddress;
   private Exchange current;
   private boolean closing;
 
@@ -94,39 +108,61 @@ final class Connection {
     this.ctx = ctx;
   }
 
+  /** The connection is open and admitted: it idles until its first request. */
+  void opened() {
+    startClock(Clock.IDLE);
+  }
+
   /** Bytes arrived: when nothing was in progress, a new request starts and its clock with it. */
   void bytesArrived() {
     if (state == State.IDLE) {
       state = State.READING;
-      startClock();
+      startClock(Clock.REQUEST);
     }
   }
 
-  private void startClock() {
-    long nanos = server.config().requestTimeout().toNanos();
+  private void startClock(Clock what) {
+    long nanos =
+        (what == Clock.IDLE ? server.config().idleTimeout() : server.config().requestTimeout())
+            .toNanos();
     deadlineNanos = System.nanoTime() + nanos;
-    clockRunning = true;
-    if (timer == null) {
-      timer = ctx.executor().schedule(this::clockFired, nanos, TimeUnit.NANOSECONDS);
+    clock = what;
+    if (timer != null && deadlineNanos - timerDueNanos < 0) {
+      // Due before the timer would fire (a request timeout shorter than the idle timeout).
+      timer.cancel(false);
+      timer = null;
     }
+    if (timer == null) {
+      schedule(nanos);
+    }
+  }
+
+  private void schedule(long nanos) {
+    timerDueNanos = System.nanoTime() + nanos;
+    timer = ctx.executor().schedule(this::clockFired, nanos, TimeUnit.NANOSECONDS);
   }
 
   private void cancelClock() {
-    clockRunning = false;
+    clock = Clock.NONE;
   }
 
   private void clockFired() {
     timer = null;
-    if (!clockRunning || state == State.CLOSED) {
+    if (clock == Clock.NONE || state == State.CLOSED) {
       return;
     }
     long left = deadlineNanos - System.nanoTime();
     if (left > 0) {
-      timer = ctx.executor().schedule(this::clockFired, left, TimeUnit.NANOSECONDS);
+      schedule(left);
       return;
     }
-    clockRunning = false;
-    timedOut();
+    Clock ran = clock;
+    clock = Clock.NONE;
+    if (ran == Clock.IDLE) {
+      idle();
+    } else {
+      timedOut();
+    }
   }
 
   private void timedOut() {
@@ -143,7 +179,7 @@ final class Connection {
   }
 
   /** The connection went quiet for idleTimeout: closed unless a request is in progress. */
-  void idle() {
+  private void idle() {
     if (state == State.IDLE) {
       ctx.close();
     }
@@ -154,6 +190,14 @@ final class Connection {
     if (state == State.IDLE) {
       ctx.close();
     }
+  }
+
+  /** The client's address as text, worked out once per connection. */
+  private String remoteAddress() {
+    if (remoteAddress == null) {
+      remoteAddress = String.valueOf(ctx.channel().remoteAddress());
+    }
+    return remoteAddress;
   }
 
   /** Answers {@code status} itself and closes: the request cannot be read any further. */
@@ -210,8 +254,8 @@ final class Connection {
   /** Runs a request: {@code body} is its streamed body, or null when the request is whole. */
   private void dispatch(HttpRequest request, BodyStream body) {
     state = State.PROCESSING;
-    if (!clockRunning) {
-      startClock();
+    if (clock != Clock.REQUEST) {
+      startClock(Clock.REQUEST);
     }
     boolean keepAlive =
         server.config().keepAlive() && HttpUtil.isKeepAlive(request) && !server.draining();
@@ -237,13 +281,7 @@ final class Connection {
     }
     Object payload = body != null ? body : Exchanges.body((FullHttpRequest) request);
     Message message =
-        Exchanges.toMessage(
-            request,
-            payload,
-            uri,
-            route,
-            match.params(),
-            String.valueOf(ctx.channel().remoteAddress()));
+        Exchanges.toMessage(request, payload, uri, route, match.params(), remoteAddress());
     route
         .flow()
         .offer(message)
@@ -351,6 +389,7 @@ final class Connection {
     }
     current = null;
     state = State.IDLE;
+    startClock(Clock.IDLE);
     Pending waiting = pipelined.poll();
     if (pipelined.size() < MAX_PIPELINED) {
       ctx.channel().config().setAutoRead(true);

@@ -5,20 +5,20 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.http.internal.HttpMetrics.Refusal;
 import java.nio.charset.StandardCharsets;
 
 /**
  * The first handler of a connection, before the HTTP codec: it admits the connection (or answers
- * 503 when maxConnections are open), starts a request's clock at its first byte, and closes the
- * connection when it idles.
+ * 503 when maxConnections are open) and starts a request's clock at its first byte; the connection
+ * closes itself when it idles.
  */
 final class ConnectionHandler extends ChannelDuplexHandler {
 
   private final HttpServer server;
   private Connection connection;
+  private boolean admitted;
 
   ConnectionHandler(HttpServer server) {
     this.server = server;
@@ -31,7 +31,8 @@ final class ConnectionHandler extends ChannelDuplexHandler {
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     connection = new Connection(server, ctx);
-    if (!server.opened(ctx.channel())) {
+    admitted = server.opened(ctx.channel());
+    if (!admitted) {
       server.metrics().refused(Refusal.CONNECTIONS);
       server.metrics().response(503);
       // Before the codec: the refusal is written as raw bytes and nothing is read.
@@ -43,26 +44,18 @@ final class ConnectionHandler extends ChannelDuplexHandler {
       ctx.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE);
       return;
     }
+    connection.opened();
     super.channelActive(ctx);
   }
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-    if (!server.admitted(ctx.channel())) {
+    if (!admitted) {
       ReferenceCountUtil.release(msg);
       return;
     }
     connection.bytesArrived();
     super.channelRead(ctx, msg);
-  }
-
-  @Override
-  public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
-    if (event instanceof IdleStateEvent) {
-      connection.idle();
-      return;
-    }
-    super.userEventTriggered(ctx, event);
   }
 
   @Override

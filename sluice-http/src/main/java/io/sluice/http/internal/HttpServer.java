@@ -11,7 +11,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.sluice.http.HttpServerConfig;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -93,8 +92,6 @@ public final class HttpServer {
 
   private void pipeline(ChannelPipeline pipeline) {
     ConnectionHandler head = new ConnectionHandler(this);
-    long idle = config.idleTimeout().toNanos();
-    pipeline.addLast("idle", new IdleStateHandler(0, 0, idle, TimeUnit.NANOSECONDS));
     pipeline.addLast("connection", head);
     pipeline.addLast(
         "codec",
@@ -178,10 +175,6 @@ public final class HttpServer {
     }
     connections.add(connection);
     return true;
-  }
-
-  boolean admitted(Channel connection) {
-    return connections.contains(connection);
   }
 
   void closed(Channel connection) {

@@ -43,7 +43,7 @@ def e3(rows):
         kinds = sorted({r["errors_by_kind"] for r in runs if r["errors_by_kind"]})
         err = f"{errors:,.0f}" + (f" ({'; '.join(kinds)})" if kinds and len(kinds) == 1 else "")
         print(f"| `{path}` | {clients:,} | {name} | {med('req_s'):,.0f} | "
-              f"{statistics.median(ratios):.2f} | "
+              f"{(f'{statistics.median(ratios):.2f}' if ratios else '—')} | "
               f"{(f'{statistics.median(ideal):.1f}%' if ideal else '—')} | {err} | "
               f"{med('p50_ms'):,.0f} / {med('p99_ms'):,.0f} / {med('p999_ms'):,.0f} | {len(runs)} |")
 

@@ -16,16 +16,30 @@ import org.junit.jupiter.api.Test;
 class GracefulShutdownFinishesRequestsInFlightTest {
 
   /**
-   * Empty when a connection to {@code port} is refused, or when it connects only to itself: a
-   * connect to a free port of the ephemeral range can pick that same port as its own (TCP
-   * simultaneous open), which says nothing listens there. Otherwise, who answered.
+   * Empty when this server takes no connection on {@code port}: the connection is refused, or it
+   * connects only to itself (a connect to a free port of the ephemeral range can pick that same
+   * port as its own), or another process's listener took the freed port meanwhile (it says nothing,
+   * where this server, draining, would answer 503 at once). Otherwise what answered.
    */
-  private static java.util.Optional<String> nobodyListensOn(int port) {
+  private static java.util.Optional<String> thisServerTakesNoConnectionOn(int port)
+      throws IOException {
     try (Socket socket = new Socket("127.0.0.1", port)) {
-      return socket.getLocalPort() == port
-          ? java.util.Optional.empty()
-          : java.util.Optional.of("connected from port " + socket.getLocalPort());
-    } catch (IOException refused) {
+      if (socket.getLocalPort() == port) {
+        return java.util.Optional.empty();
+      }
+      socket.setSoTimeout(1_000);
+      byte[] head = new byte[12];
+      int n;
+      try {
+        n = socket.getInputStream().readNBytes(head, 0, head.length);
+      } catch (java.net.SocketTimeoutException silent) {
+        return java.util.Optional.empty();
+      }
+      String answer = new String(head, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+      return answer.startsWith("HTTP/1.1 503")
+          ? java.util.Optional.of("this server took a connection and answered " + answer)
+          : java.util.Optional.empty();
+    } catch (java.net.ConnectException refused) {
       return java.util.Optional.empty();
     }
   }
@@ -43,7 +57,7 @@ class GracefulShutdownFinishesRequestsInFlightTest {
 
       CompletableFuture<Boolean> stopped = CompletableFuture.supplyAsync(http.app::stop);
       assertThat(idle.closedByServer()).as("an idle connection closes").isTrue();
-      assertThat(nobodyListensOn(port)).as("no new connection is accepted").isEmpty();
+      assertThat(thisServerTakesNoConnectionOn(port)).as("no new connection is accepted").isEmpty();
       assertThat(stopped).isNotDone();
 
       held.open();

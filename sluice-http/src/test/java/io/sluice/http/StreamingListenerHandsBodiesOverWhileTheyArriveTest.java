@@ -88,6 +88,25 @@ class StreamingListenerHandsBodiesOverWhileTheyArriveTest {
   }
 
   @Test
+  void aFlowThatAnswersWithTheStreamSendsItBackWhole() throws Exception {
+    byte[] sent = body(3 * 1024 * 1024);
+    Processor echo = m -> m; // BLOCKING_IO: the answer's stream is read off the event loop
+    try (Listening http = start(Listening.server().maxBodySize(1024).build(), echo)) {
+      HttpResponse<byte[]> response =
+          http.client.send(
+              HttpRequest.newBuilder(http.uri("/upload"))
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(sent))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.headers().firstValue("content-type"))
+          .hasValue("application/octet-stream");
+      assertThat(response.body()).isEqualTo(sent);
+    }
+  }
+
+  @Test
   void theFlowReadsTheFirstBytesBeforeTheClientSentTheRest() throws Exception {
     CompletableFuture<String> firstPart = new CompletableFuture<>();
     Processor reader =

@@ -14,6 +14,8 @@ import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
 import io.sluice.core.ThrottledException;
 import io.sluice.http.internal.HttpMetrics.Refusal;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
 import java.util.Queue;
@@ -290,9 +292,29 @@ final class Connection {
               if (ctx.executor().inEventLoop()) {
                 completed(exchange, result, error);
               } else {
-                ctx.executor().execute(() -> completed(exchange, result, error));
+                readStreamedAnswer(exchange, result, error);
               }
             });
+  }
+
+  /**
+   * Off the event loop: an answer whose payload is a stream is read here, where blocking is
+   * allowed, then the response is written on the event loop.
+   */
+  private void readStreamedAnswer(Exchange exchange, Message result, Throwable error) {
+    Message answer = result;
+    Throwable failure = error;
+    if (result != null && result.payload() instanceof InputStream stream) {
+      try (stream) {
+        answer = result.withPayload(stream.readAllBytes());
+      } catch (IOException e) {
+        answer = null;
+        failure = e;
+      }
+    }
+    Message written = answer;
+    Throwable failed = failure;
+    ctx.executor().execute(() -> completed(exchange, written, failed));
   }
 
   private void completed(Exchange exchange, Message result, Throwable error) {
@@ -307,7 +329,12 @@ final class Connection {
       return;
     }
     FullHttpResponse response;
-    if (cause == null) {
+    if (cause == null && result.payload() instanceof InputStream) {
+      log.warn(
+          "500: the flow answered with a stream on the event loop, where it cannot be read; end"
+              + " the flow on a BLOCKING_IO processor");
+      response = internalError();
+    } else if (cause == null) {
       try {
         response = Exchanges.toResponse(result);
       } catch (RuntimeException badResponse) {

@@ -20,6 +20,9 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.sluice.core.Message;
 import io.sluice.http.HttpListenerSource;
 import io.sluice.http.HttpRequestConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -121,10 +124,21 @@ public final class Exchanges {
         || type.contains("+xml");
   }
 
-  /** The bytes a payload is sent as: bytes as they are, null as none, anything else as UTF-8. */
+  /**
+   * The bytes a payload is sent as: bytes as they are, null as none, a stream read to its end (the
+   * caller is off the event loop), anything else as UTF-8 text.
+   */
   private static byte[] bytes(Object payload) {
     if (payload == null) {
       return new byte[0];
+    }
+    if (payload instanceof InputStream stream) {
+      try (stream) {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "the payload stream could not be read: " + e.getMessage(), e);
+      }
     }
     return payload instanceof byte[] bytes
         ? bytes
@@ -136,7 +150,9 @@ public final class Exchanges {
     if (payload == null) {
       return null;
     }
-    return payload instanceof byte[] ? "application/octet-stream" : TEXT;
+    return payload instanceof byte[] || payload instanceof InputStream
+        ? "application/octet-stream"
+        : TEXT;
   }
 
   /** The response a flow's message makes. */

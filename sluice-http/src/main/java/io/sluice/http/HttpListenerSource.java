@@ -29,10 +29,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>The response comes from the message the flow ends with: the status from the variable {@link
  * #STATUS} (200 unless set), the headers from the variable {@link #HEADERS} (a map), the body from
- * the payload (bytes as they are, an {@link java.io.InputStream} read to its end on the flow's
- * thread, anything else as UTF-8 text). A failed flow answers 500 with no detail, 503 when it
- * failed with a {@link io.sluice.core.ThrottledException} and 504 with a timeout (its error handler
- * may set the status and continue instead); a busy flow answers 503 with {@code Retry-After}. The
+ * the payload (bytes as they are, an {@link java.io.InputStream} read to its end off the event
+ * loop, anything else as UTF-8 text). A failed flow answers 500 with no detail, 503 when it failed
+ * with a {@link io.sluice.core.ThrottledException} and 504 with a timeout (its error handler may
+ * set the status and continue instead); a busy flow answers 503 with {@code Retry-After}. The
  * request is offered to the flow ({@link SourceContext#offer}), which never holds the event loop:
  * where the flow would wait for room it answers 503 at once.
  */

@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A streaming listener hands its flow the request as soon as the headers are in; the body is an
@@ -87,11 +89,14 @@ class StreamingListenerHandsBodiesOverWhileTheyArriveTest {
     }
   }
 
-  @Test
-  void aFlowThatAnswersWithTheStreamSendsItBackWhole() throws Exception {
+  @ParameterizedTest
+  @EnumSource(
+      value = ProcessingType.class,
+      names = {"CPU_LITE", "BLOCKING_IO"})
+  void aFlowThatAnswersWithTheStreamSendsItBackWhole(ProcessingType type) throws Exception {
     byte[] sent = body(3 * 1024 * 1024);
-    Processor echo = m -> m; // BLOCKING_IO: the answer's stream is read off the event loop
-    try (Listening http = start(Listening.server().maxBodySize(1024).build(), echo)) {
+    try (Listening http =
+        start(Listening.server().maxBodySize(1024).build(), Processor.of(type, m -> m))) {
       HttpResponse<byte[]> response =
           http.client.send(
               HttpRequest.newBuilder(http.uri("/upload"))

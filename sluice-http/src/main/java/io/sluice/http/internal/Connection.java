@@ -289,10 +289,16 @@ final class Connection {
         .offer(message)
         .whenComplete(
             (result, error) -> {
-              if (ctx.executor().inEventLoop()) {
-                completed(exchange, result, error);
-              } else {
+              boolean stream = result != null && result.payload() instanceof InputStream;
+              if (!ctx.executor().inEventLoop()) {
                 readStreamedAnswer(exchange, result, error);
+              } else if (stream) {
+                // Reading may block (a streamed request body arrives on this very event loop).
+                Thread.ofVirtual()
+                    .name("sluice-http-answer")
+                    .start(() -> readStreamedAnswer(exchange, result, error));
+              } else {
+                completed(exchange, result, error);
               }
             });
   }
@@ -329,12 +335,7 @@ final class Connection {
       return;
     }
     FullHttpResponse response;
-    if (cause == null && result.payload() instanceof InputStream) {
-      log.warn(
-          "500: the flow answered with a stream on the event loop, where it cannot be read; end"
-              + " the flow on a BLOCKING_IO processor");
-      response = internalError();
-    } else if (cause == null) {
+    if (cause == null) {
       try {
         response = Exchanges.toResponse(result);
       } catch (RuntimeException badResponse) {

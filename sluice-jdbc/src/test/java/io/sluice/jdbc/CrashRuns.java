@@ -10,6 +10,7 @@ import io.sluice.core.store.ObjectStore;
 import io.sluice.core.store.ObjectStoreOptions;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.Storages;
+import io.sluice.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,20 +66,8 @@ final class CrashRuns {
   }
 
   private static Process start(String mode, String store, Path logs, int run) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command =
-        List.of(
-            java,
-            "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-            "--sun-misc-unsafe-memory-access=allow",
-            "--enable-native-access=ALL-UNNAMED",
-            "-cp",
-            System.getProperty("java.class.path"),
-            CrashChild.class.getName(),
-            mode,
-            store,
-            logs.toString(),
-            Integer.toString(run));
+        ChildJvm.command(CrashChild.class, mode, store, logs.toString(), Integer.toString(run));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(logs.resolve("child-" + run + ".out").toFile())

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NewJob;
 import io.sluice.core.store.Storage;
+import io.sluice.testkit.ChildJvm;
 import io.sluice.testkit.PostgresTestDatabase;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,18 +55,8 @@ class FiveNodeProcessesShareTheJobsSafelyTest {
   private final List<Process> nodes = new ArrayList<>();
 
   private Process startNode(String node, long workMillis) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     return new ProcessBuilder(
-            java,
-            "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-            "--sun-misc-unsafe-memory-access=allow",
-            "--enable-native-access=ALL-UNNAMED",
-            "-cp",
-            System.getProperty("java.class.path"),
-            ClusterNodeChild.class.getName(),
-            DB.url(),
-            node,
-            Long.toString(workMillis))
+            ChildJvm.command(ClusterNodeChild.class, DB.url(), node, Long.toString(workMillis)))
         .redirectErrorStream(true)
         .redirectOutput(logs.resolve(node + ".out").toFile())
         .start();

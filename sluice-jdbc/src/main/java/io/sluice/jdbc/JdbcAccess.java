@@ -1,5 +1,6 @@
 package io.sluice.jdbc;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StoreException;
 import java.sql.Connection;
@@ -79,6 +80,11 @@ public final class JdbcAccess {
   /** The application's clock the storage measures times on. */
   public Clock clock() {
     return storage.clock();
+  }
+
+  /** Where the storage's meters go: a module's meters about its tables go there too. */
+  public MeterRegistry meterRegistry() {
+    return storage.registry();
   }
 
   /** {@code " FOR UPDATE SKIP LOCKED"} on PostgreSQL, empty on SQLite (one writer). */

@@ -45,6 +45,7 @@ final class JdbcStorage implements Storage {
   private final HikariDataSource readers;
   private final StoredValues values;
   private final Clock clock;
+  private final MeterRegistry registry;
   private final QueueSignals signals = new QueueSignals();
   private final GroupCommitWriter writer;
   private final PostgresListener listener;
@@ -77,6 +78,7 @@ final class JdbcStorage implements Storage {
     this.readers = readers;
     this.values = values;
     this.clock = clock;
+    this.registry = registry;
     this.writer =
         new GroupCommitWriter(dialect, writes, signals::wake, failures, registry, writers);
     this.listener = listener == null ? null : listener.apply(signals);
@@ -113,6 +115,10 @@ final class JdbcStorage implements Storage {
 
   Dialect dialect() {
     return dialect;
+  }
+
+  MeterRegistry registry() {
+    return registry;
   }
 
   Clock clock() {

@@ -22,6 +22,15 @@ import java.time.Duration;
  * @param backoffFactor how much each retry's wait grows
  * @param depthInterval how often the waiting jobs are counted per type (metrics, warnings)
  * @param shutdownTimeout how long a stop waits for running jobs before interrupting them
+ * @param acquisition how jobs are claimed: {@code skip-locked} (default) or {@code optimistic}
+ * @param jobsPerCycle {@code optimistic}: candidates selected per acquisition cycle at backoff
+ *     level 0 ({@code skip-locked} claims all the free room in one statement)
+ * @param maxJobsPerCycle {@code optimistic}: candidates per cycle at the highest backoff level
+ * @param acquisitionBackoff {@code optimistic}: the wait after a cycle with lock failures at
+ *     backoff level 1; zero for none (then each cycle selects {@code jobsPerCycle})
+ * @param maxAcquisitionBackoff {@code optimistic}: the longest wait after lock failures
+ * @param acquisitionBackoffFactor {@code optimistic}: how much the wait and the candidates per
+ *     cycle grow with each backoff level
  */
 public record JobExecutorConfig(
     String nodeId,
@@ -34,7 +43,13 @@ public record JobExecutorConfig(
     Duration maxRetryBackoff,
     double backoffFactor,
     Duration depthInterval,
-    Duration shutdownTimeout) {
+    Duration shutdownTimeout,
+    Acquisition acquisition,
+    int jobsPerCycle,
+    int maxJobsPerCycle,
+    Duration acquisitionBackoff,
+    Duration maxAcquisitionBackoff,
+    double acquisitionBackoffFactor) {
 
   /** Every setting at its default; the node id made from the host name and process id. */
   public static JobExecutorConfig defaults() {
@@ -48,10 +63,48 @@ public record JobExecutorConfig(
 
   /** The wait before retry number {@code retry} (1 for the first): grows, capped. */
   public Duration backoff(int retry) {
-    double millis = retryBackoff.toMillis() * Math.pow(backoffFactor, Math.max(0, retry - 1));
-    return millis >= maxRetryBackoff.toMillis()
-        ? maxRetryBackoff
-        : Duration.ofMillis(Math.round(millis));
+    return grown(retryBackoff, backoffFactor, retry - 1, maxRetryBackoff);
+  }
+
+  /**
+   * How many free places (running slots and prefetch) the node waits for before it claims, so that
+   * one claim and one completion statement serve several jobs: half the prefetch, at least 1. A
+   * node with an idle running slot and nothing waiting for it claims at once.
+   */
+  public int claimBatch() {
+    return Math.max(1, prefetch / 2);
+  }
+
+  /** Whether {@code optimistic} acquisition backs off after lock failures. */
+  public boolean backsOff() {
+    return !acquisitionBackoff.isZero();
+  }
+
+  /**
+   * The {@code optimistic} wait after lock failures at backoff {@code level} (1 and up): {@code
+   * acquisitionBackoff × factor^(level−1)}, capped at {@code maxAcquisitionBackoff}.
+   */
+  public Duration acquisitionBackoff(int level) {
+    return grown(acquisitionBackoff, acquisitionBackoffFactor, level - 1, maxAcquisitionBackoff);
+  }
+
+  /**
+   * The {@code optimistic} candidates per cycle at backoff {@code level} (0 and up): {@code
+   * jobsPerCycle × factor^level}, capped at {@code maxJobsPerCycle}; always {@code jobsPerCycle}
+   * without backoff.
+   */
+  public int jobsPerCycle(int level) {
+    if (!backsOff()) {
+      return jobsPerCycle;
+    }
+    double grown = jobsPerCycle * Math.pow(acquisitionBackoffFactor, Math.max(0, level));
+    return grown >= maxJobsPerCycle ? maxJobsPerCycle : (int) Math.round(grown);
+  }
+
+  /** {@code first × factor^steps}, capped at {@code max}. */
+  private static Duration grown(Duration first, double factor, int steps, Duration max) {
+    double millis = first.toMillis() * Math.pow(factor, Math.max(0, steps));
+    return millis >= max.toMillis() ? max : Duration.ofMillis(Math.round(millis));
   }
 
   /** Builds a {@link JobExecutorConfig}; {@link #build()} checks every rule. */
@@ -67,6 +120,12 @@ public record JobExecutorConfig(
     private double backoffFactor = 2.0;
     private Duration depthInterval = Duration.ofSeconds(10);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private Acquisition acquisition = Acquisition.SKIP_LOCKED;
+    private int jobsPerCycle = 3;
+    private int maxJobsPerCycle = 48;
+    private Duration acquisitionBackoff = Duration.ZERO;
+    private Duration maxAcquisitionBackoff = Duration.ofMillis(250);
+    private double acquisitionBackoffFactor = 2.0;
 
     private Builder() {}
 
@@ -82,7 +141,7 @@ public record JobExecutorConfig(
       return this;
     }
 
-    /** Jobs claimed ahead of a free slot (a quarter of the concurrency, at least 1, unless set). */
+    /** Jobs claimed ahead of a free slot (half the concurrency, at least 2, unless set). */
     public Builder prefetch(int value) {
       this.prefetch = value;
       return this;
@@ -136,6 +195,42 @@ public record JobExecutorConfig(
       return this;
     }
 
+    /** How jobs are claimed ({@link Acquisition#SKIP_LOCKED} unless set). */
+    public Builder acquisition(Acquisition value) {
+      this.acquisition = value;
+      return this;
+    }
+
+    /** {@code optimistic}: candidates per cycle at backoff level 0 (3 unless set). */
+    public Builder jobsPerCycle(int value) {
+      this.jobsPerCycle = value;
+      return this;
+    }
+
+    /** {@code optimistic}: candidates per cycle at most, as backoff grows (48 unless set). */
+    public Builder maxJobsPerCycle(int value) {
+      this.maxJobsPerCycle = value;
+      return this;
+    }
+
+    /** {@code optimistic}: the first wait after lock failures (none unless set). */
+    public Builder acquisitionBackoff(Duration value) {
+      this.acquisitionBackoff = value;
+      return this;
+    }
+
+    /** {@code optimistic}: the longest wait after lock failures (250 ms unless set). */
+    public Builder maxAcquisitionBackoff(Duration value) {
+      this.maxAcquisitionBackoff = value;
+      return this;
+    }
+
+    /** {@code optimistic}: how the wait and the candidates per cycle grow (2 unless set). */
+    public Builder acquisitionBackoffFactor(double value) {
+      this.acquisitionBackoffFactor = value;
+      return this;
+    }
+
     /** The configuration; fails listing every broken rule. */
     public JobExecutorConfig build() {
       ConfigProblems problems = new ConfigProblems();
@@ -143,7 +238,7 @@ public record JobExecutorConfig(
       problems.check(!node.isBlank(), "sluice.jobs.nodeId", node, "must not be blank");
       problems.check(
           concurrency >= 1, "sluice.jobs.concurrency", concurrency, "must be at least 1");
-      int ahead = prefetch != null ? prefetch : Math.max(1, concurrency / 4);
+      int ahead = prefetch != null ? prefetch : Math.max(2, concurrency / 2);
       problems.check(ahead >= 0, "sluice.jobs.prefetch", ahead, "must not be negative");
       positive(problems, "leaseDuration", leaseDuration);
       if (positive(problems, "heartbeatInterval", heartbeatInterval) && leaseDuration != null) {
@@ -168,6 +263,36 @@ public record JobExecutorConfig(
           backoffFactor >= 1.0, "sluice.jobs.backoffFactor", backoffFactor, "must be at least 1");
       positive(problems, "depthInterval", depthInterval);
       positive(problems, "shutdownTimeout", shutdownTimeout);
+      problems.check(
+          acquisition != null,
+          "sluice.jobs.acquisition",
+          null,
+          "must be skip-locked or optimistic");
+      problems.check(
+          jobsPerCycle >= 1, "sluice.jobs.jobsPerCycle", jobsPerCycle, "must be at least 1");
+      problems.check(
+          maxJobsPerCycle >= jobsPerCycle,
+          "sluice.jobs.maxJobsPerCycle",
+          maxJobsPerCycle,
+          "must be at least jobsPerCycle (" + jobsPerCycle + ")");
+      boolean backoffSet =
+          problems.check(
+              acquisitionBackoff != null && !acquisitionBackoff.isNegative(),
+              "sluice.jobs.acquisitionBackoff",
+              acquisitionBackoff,
+              "must be zero (no backoff) or a positive duration");
+      if (positive(problems, "maxAcquisitionBackoff", maxAcquisitionBackoff) && backoffSet) {
+        problems.check(
+            maxAcquisitionBackoff.compareTo(acquisitionBackoff) >= 0,
+            "sluice.jobs.maxAcquisitionBackoff",
+            maxAcquisitionBackoff,
+            "must be at least acquisitionBackoff (" + acquisitionBackoff + ")");
+      }
+      problems.check(
+          acquisitionBackoffFactor >= 1.0,
+          "sluice.jobs.acquisitionBackoffFactor",
+          acquisitionBackoffFactor,
+          "must be at least 1");
       problems.throwIfAny();
       return new JobExecutorConfig(
           node,
@@ -180,7 +305,13 @@ public record JobExecutorConfig(
           maxRetryBackoff,
           backoffFactor,
           depthInterval,
-          shutdownTimeout);
+          shutdownTimeout,
+          acquisition,
+          jobsPerCycle,
+          maxJobsPerCycle,
+          acquisitionBackoff,
+          maxAcquisitionBackoff,
+          acquisitionBackoffFactor);
     }
 
     private static boolean positive(ConfigProblems problems, String key, Duration value) {

@@ -21,7 +21,9 @@ class JobExecutorConfigTest {
 
     assertThat(config.leaseDuration().plus(config.heartbeatInterval()))
         .isLessThanOrEqualTo(Duration.ofSeconds(10));
-    assertThat(config.prefetch()).isEqualTo(4);
+    assertThat(config.prefetch()).isEqualTo(8);
+    assertThat(config.claimBatch()).isEqualTo(4);
+    assertThat(config.acquisition()).isEqualTo(Acquisition.SKIP_LOCKED);
     assertThat(config.nodeId()).isNotBlank();
   }
 
@@ -87,5 +89,68 @@ class JobExecutorConfigTest {
     assertThat(config.backoff(3)).isEqualTo(Duration.ofSeconds(9));
     assertThat(config.backoff(4)).isEqualTo(Duration.ofSeconds(20));
     assertThat(config.backoff(60)).isEqualTo(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void optimisticBackoffGrowsTheWaitAndTheCandidatesPerCycleAsCamundaPublished() {
+    // Camunda's "backoff 50/250": 3 jobs per cycle growing to 48, factor 2.
+    JobExecutorConfig config =
+        JobExecutorConfig.builder()
+            .acquisition(Acquisition.of("optimistic"))
+            .jobsPerCycle(3)
+            .maxJobsPerCycle(48)
+            .acquisitionBackoff(Duration.ofMillis(50))
+            .maxAcquisitionBackoff(Duration.ofMillis(250))
+            .build();
+
+    assertThat(config.backsOff()).isTrue();
+    assertThat(config.acquisitionBackoff(1)).isEqualTo(Duration.ofMillis(50));
+    assertThat(config.acquisitionBackoff(2)).isEqualTo(Duration.ofMillis(100));
+    assertThat(config.acquisitionBackoff(3)).isEqualTo(Duration.ofMillis(200));
+    assertThat(config.acquisitionBackoff(4)).isEqualTo(Duration.ofMillis(250));
+    assertThat(config.jobsPerCycle(0)).isEqualTo(3);
+    assertThat(config.jobsPerCycle(1)).isEqualTo(6);
+    assertThat(config.jobsPerCycle(4)).isEqualTo(48);
+    assertThat(config.jobsPerCycle(9)).isEqualTo(48);
+  }
+
+  @Test
+  void withoutBackoffEveryOptimisticCycleTakesTheBaseCount() {
+    JobExecutorConfig config =
+        JobExecutorConfig.builder()
+            .acquisition(Acquisition.OPTIMISTIC)
+            .jobsPerCycle(48)
+            .maxJobsPerCycle(48)
+            .build();
+
+    assertThat(config.backsOff()).isFalse();
+    assertThat(config.jobsPerCycle(0)).isEqualTo(48);
+    assertThat(config.jobsPerCycle(5)).isEqualTo(48);
+  }
+
+  @Test
+  void brokenAcquisitionSettingsAreNamed() {
+    assertThatThrownBy(() -> Acquisition.of("pessimistic"))
+        .hasMessage("'pessimistic' is not an acquisition strategy; use skip-locked or optimistic");
+    assertThatThrownBy(
+            () ->
+                JobExecutorConfig.builder()
+                    .jobsPerCycle(0)
+                    .maxJobsPerCycle(-1)
+                    .acquisitionBackoff(Duration.ofMillis(300))
+                    .maxAcquisitionBackoff(Duration.ofMillis(100))
+                    .acquisitionBackoffFactor(0.5)
+                    .build())
+        .isInstanceOf(ConfigurationException.class)
+        .satisfies(
+            e ->
+                assertThat(((ConfigurationException) e).problems())
+                    .extracting(ConfigProblem::path)
+                    .containsExactly(
+                        "sluice.jobs.jobsPerCycle",
+                        "sluice.jobs.maxJobsPerCycle",
+                        "sluice.jobs.maxAcquisitionBackoff",
+                        "sluice.jobs.acquisitionBackoffFactor"))
+        .hasMessageContaining("must be at least acquisitionBackoff (PT0.3S)");
   }
 }

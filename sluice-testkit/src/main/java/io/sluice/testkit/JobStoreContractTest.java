@@ -323,8 +323,32 @@ public abstract class JobStoreContractTest extends StorageContract {
     assertThat(claimOne(node("node-b")).id()).isEqualTo(id);
   }
 
+  /** One claim of up to 7 jobs; empty when there was nothing left to claim. */
+  @FunctionalInterface
+  private interface Claimer {
+    List<ClaimedJob> claim(NodeLease lease) throws Exception;
+  }
+
   @Test
   public void competingNodesNeverClaimTheSameJob() throws Exception {
+    competeFor(lease -> store.claim(lease, EMAILS, 7));
+  }
+
+  @Test
+  public void competingOptimisticNodesNeverClaimTheSameJob() throws Exception {
+    competeFor(
+        lease -> {
+          // A cycle that lost every candidate to another node claims nothing but is no reason
+          // to stop: only one that found no candidate is.
+          JobStore.ClaimAttempt attempt;
+          do {
+            attempt = store.claimOptimistically(lease, EMAILS, 7);
+          } while (attempt.jobs().isEmpty() && attempt.lockFailures() > 0);
+          return attempt.jobs();
+        });
+  }
+
+  private void competeFor(Claimer claimer) throws Exception {
     int jobs = 400;
     store.createAll(IntStream.range(0, jobs).mapToObj(i -> NewJob.of("email", i)).toList());
     List<NodeLease> nodes = List.of(node("node-a"), node("node-b"), node("node-c"));
@@ -339,9 +363,9 @@ public abstract class JobStoreContractTest extends StorageContract {
             threads.submit(
                 () -> {
                   start.await();
-                  for (List<ClaimedJob> got = store.claim(lease, EMAILS, 7);
+                  for (List<ClaimedJob> got = claimer.claim(lease);
                       !got.isEmpty();
-                      got = store.claim(lease, EMAILS, 7)) {
+                      got = claimer.claim(lease)) {
                     for (ClaimedJob job : got) {
                       if (owners.putIfAbsent(job.id(), lease) != null) {
                         synchronized (duplicates) {
@@ -369,6 +393,42 @@ public abstract class JobStoreContractTest extends StorageContract {
       completed += store.complete(lease, held).size();
     }
     assertThat(completed).isEqualTo(jobs);
+  }
+
+  @Test
+  public void anOptimisticClaimTakesDueJobsInOrderButNoRunningOneAndNoneForALapsedLease() {
+    NodeLease a = node("node-a");
+    long low = store.create(NewJob.of("email", "low"));
+    long high = store.create(NewJob.of("email", "high").withPriority(10));
+    long later =
+        store.create(NewJob.of("email", "later").withDueAt(clock.instant().plusSeconds(5)));
+    long report = store.create(NewJob.of("report", "monthly"));
+
+    JobStore.ClaimAttempt first = store.claimOptimistically(a, EMAILS, 1);
+    assertThat(first.jobs()).extracting(ClaimedJob::id).containsExactly(high);
+    assertThat(first.jobs().getFirst().payload().read()).isEqualTo("high");
+    assertThat(first.jobs().getFirst().attempt()).isEqualTo(1);
+    assertThat(first.lockFailures()).isZero();
+    assertThat(state(high)).isEqualTo(new JobState.Running(a));
+
+    JobStore.ClaimAttempt second = store.claimOptimistically(a, EMAILS, 10);
+    assertThat(second.jobs())
+        .as("not the running one, nor the one not due, nor a report")
+        .extracting(ClaimedJob::id)
+        .containsExactly(low);
+    assertThat(state(later)).isInstanceOf(JobState.Waiting.class);
+    assertThat(state(report)).isInstanceOf(JobState.Waiting.class);
+
+    clock.advance(Duration.ofSeconds(5));
+    lapse(a, low);
+    JobStore.ClaimAttempt lapsed = store.claimOptimistically(a, EMAILS, 10);
+    assertThat(lapsed.jobs()).as("a lapsed lease claims nothing").isEmpty();
+    assertThat(state(later)).isInstanceOf(JobState.Waiting.class);
+    NodeLease b = node("node-b");
+    assertThat(store.claimOptimistically(b, EMAILS, 10).jobs())
+        .as("the lapsed lease's jobs were reclaimed")
+        .extracting(ClaimedJob::id)
+        .containsExactly(high, low, later);
   }
 
   @Test

@@ -72,6 +72,23 @@ public interface JobStore {
   List<ClaimedJob> claim(NodeLease lease, Set<String> types, int max);
 
   /**
+   * What an optimistic claim got.
+   *
+   * @param jobs the jobs claimed, in aged-priority order
+   * @param lockFailures the candidates another node claimed between the select and the update
+   */
+  record ClaimAttempt(List<ClaimedJob> jobs, int lockFailures) {}
+
+  /**
+   * Claims as Camunda 7 does: selects up to {@code max} due candidates of these {@code types}
+   * without locking them, then updates each on the version it read; a candidate that changed in
+   * between (another node claimed it) is a lock failure, not claimed. Nothing is claimed when the
+   * lease is not valid on the database's clock. {@link #claim} wastes no work; this exists to
+   * compare with it.
+   */
+  ClaimAttempt claimOptimistically(NodeLease lease, Set<String> types, int max);
+
+  /**
    * Completes (deletes) the jobs with these ids that {@code lease} holds, in one commit; returns
    * the ids it completed. An id left out was not held by this lease: it lapsed and another node may
    * own the job now.

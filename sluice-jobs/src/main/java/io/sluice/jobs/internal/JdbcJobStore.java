@@ -2,6 +2,7 @@ package io.sluice.jobs.internal;
 
 import static io.sluice.jdbc.JdbcAccess.bind;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobInfo;
@@ -28,7 +29,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The job store in SQLite or PostgreSQL: tables {@code sluice_job} (narrow, one row per unfinished
@@ -49,6 +52,7 @@ public final class JdbcJobStore implements JobStore {
   private final Clock clock;
   private final long aging;
   private final JobSql sql;
+  private final LongAdder statements = new LongAdder();
 
   /**
    * A job store in {@code db}, writing payloads with {@code values}; {@code priorityAging} is what
@@ -59,7 +63,11 @@ public final class JdbcJobStore implements JobStore {
     this.values = values;
     this.clock = db.clock();
     this.aging = priorityAging.toMillis();
-    this.sql = new JobSql(JobSql.databaseNow(db.type()), db.skipLocked(), db.inIds());
+    this.sql = JobSql.of(db.type(), db.skipLocked(), db.inIds());
+    FunctionCounter.builder("sluice.jobs.store.statements", statements, LongAdder::sum)
+        .description("SQL statements the job store ran (transaction control not counted)")
+        .tag("store", db.type())
+        .register(db.meterRegistry());
   }
 
   @Override
@@ -146,6 +154,21 @@ public final class JdbcJobStore implements JobStore {
     PreparedStatement get(String sql) throws SQLException;
   }
 
+  private int update(PreparedStatement statement) throws SQLException {
+    statements.increment();
+    return statement.executeUpdate();
+  }
+
+  private ResultSet rows(PreparedStatement statement) throws SQLException {
+    statements.increment();
+    return statement.executeQuery();
+  }
+
+  private <T> List<T> select(String what, String select, JdbcAccess.Row<T> row, Object... values) {
+    statements.increment();
+    return db.query(what, select, row, values);
+  }
+
   private List<Long> insertAll(
       Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
       throws SQLException {
@@ -172,7 +195,7 @@ public final class JdbcJobStore implements JobStore {
       }
       PreparedStatement payload = statements.get(JobSql.INSERT_PAYLOAD);
       bind(payload, id, payloads.get(i));
-      payload.executeUpdate();
+      update(payload);
       ids.add(id);
     }
     return ids;
@@ -201,7 +224,7 @@ public final class JdbcJobStore implements JobStore {
         tx -> {
           PreparedStatement renew = tx.prepare(sql.renew());
           bind(renew, millis, lease.node(), lease.epoch());
-          return renew.executeUpdate() == 1;
+          return update(renew) == 1;
         });
   }
 
@@ -215,19 +238,32 @@ public final class JdbcJobStore implements JobStore {
                   "UPDATE sluice_job SET state = 0, owner = NULL, epoch = NULL,"
                       + " attempts = attempts - 1 WHERE state = 1 AND owner = ? AND epoch = ?");
           bind(release, lease.node(), lease.epoch());
-          if (release.executeUpdate() > 0) {
+          if (update(release) > 0) {
             tx.signal(SIGNAL);
           }
           PreparedStatement forget = tx.prepare(JobSql.DEREGISTER);
           bind(forget, lease.node(), lease.epoch());
-          forget.executeUpdate();
+          update(forget);
           return null;
         });
   }
 
   /** A claimed row before its payload is read. */
   private record Row(
-      long id, String type, int priority, long due, long sortKey, int retries, int attempt) {}
+      long id, String type, int priority, long due, long sortKey, int retries, int attempt) {
+
+    /** The row {@code rs} is on, whose columns start with the claim's RETURNING list. */
+    static Row of(ResultSet rs) throws SQLException {
+      return new Row(
+          rs.getLong(1),
+          rs.getString(2),
+          rs.getInt(3),
+          rs.getLong(4),
+          rs.getLong(5),
+          rs.getInt(6),
+          rs.getInt(7));
+    }
+  }
 
   @Override
   public List<ClaimedJob> claim(NodeLease lease, Set<String> types, int max) {
@@ -253,31 +289,90 @@ public final class JdbcJobStore implements JobStore {
               parameters.add(max);
               bind(claim, parameters.toArray());
               List<Row> claimed = new ArrayList<>();
-              try (ResultSet rs = claim.executeQuery()) {
-                while (rs.next()) {
-                  claimed.add(
-                      new Row(
-                          rs.getLong(1),
-                          rs.getString(2),
-                          rs.getInt(3),
-                          rs.getLong(4),
-                          rs.getLong(5),
-                          rs.getInt(6),
-                          rs.getInt(7)));
-                }
-              }
               payloads.clear();
-              if (!claimed.isEmpty()) {
-                PreparedStatement select = tx.prepare(sql.payloads());
-                select.setString(1, db.ids(claimed.stream().map(Row::id).toList()));
-                try (ResultSet rs = select.executeQuery()) {
-                  while (rs.next()) {
-                    payloads.put(rs.getLong(1), rs.getBytes(2));
+              try (ResultSet rs = rows(claim)) {
+                while (rs.next()) {
+                  Row row = Row.of(rs);
+                  claimed.add(row);
+                  if (sql.oneStatement()) {
+                    payloads.put(row.id(), rs.getBytes(8));
                   }
                 }
               }
+              if (!sql.oneStatement()) {
+                readPayloads(tx, claimed, payloads);
+              }
               return claimed;
             });
+    return claimed(lease, rows, payloads);
+  }
+
+  @Override
+  public ClaimAttempt claimOptimistically(NodeLease lease, Set<String> types, int max) {
+    Require.atLeastOne(max);
+    if (types.isEmpty()) {
+      return new ClaimAttempt(List.of(), 0);
+    }
+    List<Object> parameters = new ArrayList<>();
+    parameters.add(clock.millis());
+    parameters.addAll(new TreeSet<>(types));
+    parameters.add(max);
+    // What the candidates looked like when read: id and version, in id order so that two nodes
+    // updating the same candidates lock them in the same order.
+    Map<Long, Integer> read = new TreeMap<>();
+    select(
+        "select job candidates for node " + lease,
+        JobSql.candidates(types.size()),
+        rs -> read.put(rs.getLong(1), rs.getInt(2)),
+        parameters.toArray());
+    if (read.isEmpty()) {
+      return new ClaimAttempt(List.of(), 0);
+    }
+    Map<Long, byte[]> payloads = new HashMap<>();
+    List<Row> rows =
+        db.write(
+            "claim " + read.size() + " job candidate(s) for node " + lease,
+            tx -> {
+              PreparedStatement update = tx.prepare(sql.claimCandidate());
+              List<Row> claimed = new ArrayList<>();
+              for (Map.Entry<Long, Integer> candidate : read.entrySet()) {
+                bind(
+                    update,
+                    lease.node(),
+                    lease.epoch(),
+                    candidate.getKey(),
+                    candidate.getValue(),
+                    lease.node(),
+                    lease.epoch());
+                try (ResultSet rs = rows(update)) {
+                  if (rs.next()) {
+                    claimed.add(Row.of(rs));
+                  }
+                }
+              }
+              payloads.clear();
+              readPayloads(tx, claimed, payloads);
+              return claimed;
+            });
+    return new ClaimAttempt(claimed(lease, rows, payloads), read.size() - rows.size());
+  }
+
+  private void readPayloads(JdbcAccess.Transaction tx, List<Row> claimed, Map<Long, byte[]> into)
+      throws SQLException {
+    if (claimed.isEmpty()) {
+      return;
+    }
+    PreparedStatement select = tx.prepare(sql.payloads());
+    select.setString(1, db.ids(claimed.stream().map(Row::id).toList()));
+    try (ResultSet rs = rows(select)) {
+      while (rs.next()) {
+        into.put(rs.getLong(1), rs.getBytes(2));
+      }
+    }
+  }
+
+  /** The claimed jobs in aged-priority order, each reading its payload when asked. */
+  private List<ClaimedJob> claimed(NodeLease lease, List<Row> rows, Map<Long, byte[]> payloads) {
     List<ClaimedJob> jobs = new ArrayList<>(rows.size());
     rows.stream()
         .sorted(Comparator.comparingLong(Row::sortKey).thenComparingLong(Row::id))
@@ -309,19 +404,19 @@ public final class JdbcJobStore implements JobStore {
           PreparedStatement delete = tx.prepare(sql.complete());
           bind(delete, db.ids(ids), lease.node(), lease.epoch());
           Set<Long> done = new LinkedHashSet<>();
-          try (ResultSet rs = delete.executeQuery()) {
+          try (ResultSet rs = rows(delete)) {
             while (rs.next()) {
               done.add(rs.getLong(1));
             }
           }
-          if (!done.isEmpty()) {
+          if (!done.isEmpty() && !sql.oneStatement()) {
             String list = db.ids(done);
             PreparedStatement payloads = tx.prepare(sql.deletePayloads());
             payloads.setString(1, list);
-            payloads.executeUpdate();
+            update(payloads);
             PreparedStatement errors = tx.prepare(sql.deleteErrors());
             errors.setString(1, list);
-            errors.executeUpdate();
+            update(errors);
           }
           return done;
         });
@@ -354,7 +449,7 @@ public final class JdbcJobStore implements JobStore {
         tx -> {
           PreparedStatement incident = tx.prepare(JobSql.INCIDENT_NOW);
           bind(incident, id, lease.node(), lease.epoch());
-          if (incident.executeUpdate() == 0) {
+          if (update(incident) == 0) {
             return false;
           }
           saveError(tx, id, error, now);
@@ -362,11 +457,11 @@ public final class JdbcJobStore implements JobStore {
         });
   }
 
-  private static void saveError(JdbcAccess.Transaction tx, long id, String error, long now)
+  private void saveError(JdbcAccess.Transaction tx, long id, String error, long now)
       throws SQLException {
     PreparedStatement save = tx.prepare(JobSql.ERROR);
     bind(save, id, error == null ? "(no message)" : error, now);
-    save.executeUpdate();
+    update(save);
   }
 
   @Override
@@ -379,7 +474,7 @@ public final class JdbcJobStore implements JobStore {
         tx -> {
           PreparedStatement release = tx.prepare(sql.release());
           bind(release, db.ids(ids), lease.node(), lease.epoch());
-          int released = release.executeUpdate();
+          int released = update(release);
           if (released > 0) {
             tx.signal(SIGNAL);
           }
@@ -398,7 +493,7 @@ public final class JdbcJobStore implements JobStore {
         tx -> {
           PreparedStatement retry = tx.prepare(JobSql.RETRY);
           bind(retry, retries, now, now, aging, id);
-          boolean retried = retry.executeUpdate() == 1;
+          boolean retried = update(retry) == 1;
           if (retried) {
             tx.signal(SIGNAL);
           }
@@ -412,7 +507,7 @@ public final class JdbcJobStore implements JobStore {
         "reclaim the jobs of lapsed nodes",
         tx -> {
           List<Long> ids = new ArrayList<>();
-          try (ResultSet rs = tx.prepare(sql.reclaim()).executeQuery()) {
+          try (ResultSet rs = rows(tx.prepare(sql.reclaim()))) {
             while (rs.next()) {
               ids.add(rs.getLong(1));
             }
@@ -437,7 +532,7 @@ public final class JdbcJobStore implements JobStore {
   }
 
   private List<JobInfo> jobs(String what, String select, Object... parameters) {
-    return db.query(what, select, JdbcJobStore::info, parameters);
+    return select(what, select, JdbcJobStore::info, parameters);
   }
 
   private static JobInfo info(ResultSet rs) throws SQLException {
@@ -464,7 +559,7 @@ public final class JdbcJobStore implements JobStore {
   @Override
   public Map<String, Long> waitingByType() {
     Map<String, Long> counts = new LinkedHashMap<>();
-    db.query(
+    select(
         "count the waiting jobs per type",
         JobSql.WAITING_BY_TYPE,
         rs -> counts.put(rs.getString(1), rs.getLong(2)));
@@ -483,7 +578,7 @@ public final class JdbcJobStore implements JobStore {
     parameters.add(until);
     parameters.addAll(new TreeSet<>(types));
     List<Long> due =
-        db.query(
+        select(
             "find the next due job",
             JobSql.nextDue(types.size()),
             rs -> rs.getLong(1) == 0 && rs.wasNull() ? null : rs.getLong(1),
@@ -511,8 +606,8 @@ public final class JdbcJobStore implements JobStore {
   }
 
   /** The first column of the first row {@code statement} returns, or null when none. */
-  private static Long firstLong(PreparedStatement statement) throws SQLException {
-    try (ResultSet rs = statement.executeQuery()) {
+  private Long firstLong(PreparedStatement statement) throws SQLException {
+    try (ResultSet rs = rows(statement)) {
       return rs.next() ? rs.getLong(1) : null;
     }
   }

@@ -16,6 +16,7 @@ final class JobMetrics {
   final Counter attempts;
   final Counter acquired;
   final Counter lockFailures;
+  final Counter fenced;
   final Counter rejected;
   final Counter executed;
   final Counter failed;
@@ -35,7 +36,11 @@ final class JobMetrics {
     lockFailures =
         counter(
             "sluice.jobs.lock.failures",
-            "Completions, failures or releases refused because the job's lock had moved on");
+            "Claim candidates another node took first (optimistic acquisition; 0 with skip-locked)");
+    fenced =
+        counter(
+            "sluice.jobs.fenced",
+            "Completions, failures or releases refused because the node's lease had lapsed");
     rejected = counter("sluice.jobs.rejected", "Claimed jobs the execution pool refused (stays 0)");
     executed = counter("sluice.jobs.executed", "Jobs whose handler returned");
     failed = counter("sluice.jobs.failed", "Job runs whose handler threw");

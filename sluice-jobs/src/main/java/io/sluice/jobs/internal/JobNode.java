@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NodeLease;
+import io.sluice.jobs.Acquisition;
 import io.sluice.jobs.JobContext;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.JobHandler;
@@ -45,6 +46,11 @@ public final class JobNode implements AutoCloseable {
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
   private static final int MAX_ERROR_LENGTH = 4000;
 
+  /** How long a finished job's outcome may wait to be written with others'. */
+  private static final long ACK_DELAY_NANOS = Duration.ofMillis(50).toNanos();
+
+  private static final int MAX_BACKOFF_LEVEL = 30;
+
   private final JobStore store;
   private final JobExecutorConfig config;
   private final Map<String, JobHandler> handlers;
@@ -56,6 +62,8 @@ public final class JobNode implements AutoCloseable {
   private final AtomicInteger held = new AtomicInteger();
   private final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
   private final List<Outcome> pending = new ArrayList<>();
+  private long pendingSince;
+  private int backoffLevel;
   private final ExecutorService workers;
   private final ScheduledExecutorService heartbeat;
   private final Thread acquisition;
@@ -144,8 +152,7 @@ public final class JobNode implements AutoCloseable {
       long seen = store.changes();
       Duration wait;
       try {
-        flush();
-        wait = claim();
+        wait = acquireOnce();
         if (outage) {
           outage = false;
           LOG.info("Node {} reaches the job store again; acquisition resumed", config.nodeId());
@@ -183,17 +190,78 @@ public final class JobNode implements AutoCloseable {
     }
   }
 
-  /** Claims what there is room for; returns how long to wait before looking again. */
-  private Duration claim() {
+  /**
+   * Writes back outcomes and claims, when either is worth a round trip; returns how long to wait
+   * before looking again (zero: at once).
+   */
+  private Duration acquireOnce() {
+    for (Outcome outcome = outcomes.poll(); outcome != null; outcome = outcomes.poll()) {
+      if (pending.isEmpty()) {
+        pendingSince = System.nanoTime();
+      }
+      pending.add(outcome);
+    }
+    int room = config.concurrency() + config.prefetch() - held.get();
+    // Claim when the room fits a batch, so that one claim and one completion serve several jobs,
+    // or at once when a running slot idles with nothing held for it.
+    boolean claiming =
+        keeper.held()
+            && room > 0
+            && (room >= config.claimBatch() || permits.availablePermits() > 0);
+    Duration ackIn = Duration.ZERO;
+    if (!pending.isEmpty()) {
+      long waited = System.nanoTime() - pendingSince;
+      if (claiming || pending.size() >= config.claimBatch() || waited >= ACK_DELAY_NANOS) {
+        flush();
+      } else {
+        ackIn = Duration.ofNanos(ACK_DELAY_NANOS - waited);
+      }
+    }
+    Duration wait;
     if (!keeper.held()) {
-      return config.heartbeatInterval();
+      wait = config.heartbeatInterval();
+    } else if (!claiming) {
+      wait = config.safetyPoll(); // a finishing job wakes the loop
+    } else {
+      wait =
+          config.acquisition() == Acquisition.OPTIMISTIC ? claimOptimistically(room) : claim(room);
     }
-    int free = config.concurrency() + config.prefetch() - held.get();
-    if (free <= 0) {
-      return config.safetyPoll();
-    }
+    return ackIn.isZero() || ackIn.compareTo(wait) >= 0 ? wait : ackIn;
+  }
+
+  /** Claims the whole room in one statement; returns how long to wait before looking again. */
+  private Duration claim(int room) {
     metrics.attempts.increment();
-    List<ClaimedJob> claimed = store.claim(keeper.lease(), types, free);
+    List<ClaimedJob> claimed = store.claim(keeper.lease(), types, room);
+    start(claimed);
+    return claimed.size() == room ? Duration.ZERO : untilNextDue();
+  }
+
+  /**
+   * Claims Camunda's way: a cycle's candidates, then an update each. After lock failures the next
+   * cycle waits and takes more candidates (when backoff is configured); clean cycles lower the
+   * level again, one step each.
+   */
+  private Duration claimOptimistically(int room) {
+    int asked = Math.min(room, config.jobsPerCycle(backoffLevel));
+    metrics.attempts.increment();
+    JobStore.ClaimAttempt attempt = store.claimOptimistically(keeper.lease(), types, asked);
+    start(attempt.jobs());
+    if (attempt.lockFailures() > 0) {
+      metrics.lockFailures.increment(attempt.lockFailures());
+      if (config.backsOff()) {
+        backoffLevel = Math.min(MAX_BACKOFF_LEVEL, backoffLevel + 1);
+        return jittered(config.acquisitionBackoff(backoffLevel));
+      }
+      return Duration.ZERO;
+    }
+    if (backoffLevel > 0) {
+      backoffLevel--;
+    }
+    return attempt.jobs().size() == asked ? Duration.ZERO : untilNextDue();
+  }
+
+  private void start(List<ClaimedJob> claimed) {
     metrics.acquired.increment(claimed.size());
     for (ClaimedJob job : claimed) {
       held.incrementAndGet();
@@ -205,9 +273,10 @@ public final class JobNode implements AutoCloseable {
         outcomes.add(new Outcome.Released(job));
       }
     }
-    if (claimed.size() == free) {
-      return Duration.ZERO;
-    }
+  }
+
+  /** Until the next job becomes due (the local timer), or the jittered safety poll. */
+  private Duration untilNextDue() {
     Instant now = clock.instant();
     Duration poll = jittered(config.safetyPoll());
     return store
@@ -281,6 +350,7 @@ public final class JobNode implements AutoCloseable {
     if (pending.isEmpty()) {
       return;
     }
+    pendingSince = System.nanoTime(); // what a failed write keeps waits again
     // Each write removes what it wrote, so that after a failure only the rest is written again.
     for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Completed.class).entrySet()) {
       complete(group.getKey(), ids(group.getValue()));
@@ -325,7 +395,7 @@ public final class JobNode implements AutoCloseable {
     if (count <= 0) {
       return;
     }
-    metrics.lockFailures.increment(count);
+    metrics.fenced.increment(count);
     LOG.warn(
         "Node {} could not {} {} job(s) among {}: its lease {} no longer holds them (it lapsed and"
             + " they were reclaimed); they run again, or ran, elsewhere",

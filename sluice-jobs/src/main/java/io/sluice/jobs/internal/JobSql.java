@@ -65,15 +65,29 @@ final class JobSql {
   private final String now;
   private final String skipLocked;
   private final String inIds;
+  private final boolean writableWith;
 
   /**
    * The statements for a database whose clock reads as {@code now} (epoch milliseconds), with the
-   * dialect's {@code skipLocked} and {@code inIds} fragments.
+   * dialect's {@code skipLocked} and {@code inIds} fragments; {@code writableWith} when it runs
+   * {@code UPDATE} and {@code DELETE} inside {@code WITH} (PostgreSQL), so that a claim reads its
+   * payloads and a completion deletes its payloads and errors in the same statement.
    */
-  JobSql(String now, String skipLocked, String inIds) {
+  JobSql(String now, String skipLocked, String inIds, boolean writableWith) {
     this.now = now;
     this.skipLocked = skipLocked;
     this.inIds = inIds;
+    this.writableWith = writableWith;
+  }
+
+  /** For database {@code type} (sqlite or postgresql), with the dialect's fragments. */
+  static JobSql of(String type, String skipLocked, String inIds) {
+    return new JobSql(databaseNow(type), skipLocked, inIds, type.equals("postgresql"));
+  }
+
+  /** Whether {@link #claim} returns the payloads and {@link #complete} deletes them itself. */
+  boolean oneStatement() {
+    return writableWith;
   }
 
   /** Epoch milliseconds on the database's clock, for {@code type} (sqlite or postgresql). */
@@ -109,6 +123,16 @@ final class JobSql {
    * Nothing is claimed unless the lease is valid on the database's clock.
    */
   String claim(int types) {
+    String claim = claimRows(types);
+    return writableWith
+        ? "WITH claimed AS ("
+            + claim
+            + ") SELECT c.*, p.payload FROM claimed c"
+            + " LEFT JOIN sluice_job_payload p ON p.id = c.id"
+        : claim;
+  }
+
+  private String claimRows(int types) {
     return "UPDATE sluice_job SET state = 1, owner = ?, epoch = ?, attempts = attempts + 1"
         + " WHERE id IN (SELECT id FROM sluice_job WHERE state = 0 AND due_at <= ? AND type IN ("
         + placeholders(types)
@@ -125,9 +149,41 @@ final class JobSql {
     return "SELECT id, payload FROM sluice_job_payload WHERE id" + inIds;
   }
 
-  /** Deletes the held jobs of a list. Parameters: ids, node, epoch. */
+  /**
+   * Deletes the held jobs of a list, and on PostgreSQL their payloads and errors with them.
+   * Parameters: ids, node, epoch.
+   */
   String complete() {
-    return "DELETE FROM sluice_job WHERE id" + inIds + HELD + " RETURNING id";
+    String delete = "DELETE FROM sluice_job WHERE id" + inIds + HELD + " RETURNING id";
+    return writableWith
+        ? "WITH done AS ("
+            + delete
+            + "), payloads AS (DELETE FROM sluice_job_payload WHERE id IN (SELECT id FROM done)),"
+            + " errors AS (DELETE FROM sluice_job_error WHERE id IN (SELECT id FROM done))"
+            + " SELECT id FROM done"
+        : delete;
+  }
+
+  /**
+   * The optimistic claim's candidates, read without a lock. Parameters: now (app clock), each type,
+   * max.
+   */
+  static String candidates(int types) {
+    return "SELECT id, attempts FROM sluice_job WHERE state = 0 AND due_at <= ? AND type IN ("
+        + placeholders(types)
+        + ") ORDER BY sort_key LIMIT ?";
+  }
+
+  /**
+   * Claims one candidate on the version it was read at ({@code attempts}, which every claim moves
+   * on). Parameters: node, epoch, id, attempts read, node, epoch.
+   */
+  String claimCandidate() {
+    return "UPDATE sluice_job SET state = 1, owner = ?, epoch = ?, attempts = attempts + 1"
+        + " WHERE id = ? AND state = 0 AND attempts = ? AND EXISTS (SELECT 1 FROM sluice_job_node"
+        + " WHERE node = ? AND epoch = ? AND lease_expires > "
+        + now
+        + ") RETURNING id, type, priority, due_at, sort_key, retries_left, attempts";
   }
 
   /** Deletes the payloads and errors of finished jobs. Parameter: ids. */

@@ -20,11 +20,7 @@ final class ClaimPlans {
 
   /** The claim with its parameters written in: node 'a', epoch 1, 20 email jobs. */
   static String claim(String type) {
-    JobSql sql =
-        new JobSql(
-            JobSql.databaseNow(type),
-            type.equals("postgresql") ? " FOR UPDATE SKIP LOCKED" : "",
-            "");
+    JobSql sql = JobSql.of(type, type.equals("postgresql") ? " FOR UPDATE SKIP LOCKED" : "", "");
     String statement = sql.claim(1);
     for (String value : new String[] {"'a'", "1", "1100000", "'email'", "'a'", "1", "20"}) {
       statement = statement.replaceFirst("\\?", value);

@@ -22,6 +22,12 @@ import java.util.Properties;
  */
 public final class PostgresStorageFactory implements StorageFactory {
 
+  /**
+   * How long the server lets a session of this storage sit idle inside a transaction before ending
+   * it and releasing its locks.
+   */
+  public static final Duration IDLE_IN_TRANSACTION = Duration.ofSeconds(5);
+
   /** A factory; found by {@link java.util.ServiceLoader}. */
   public PostgresStorageFactory() {}
 
@@ -118,6 +124,12 @@ public final class PostgresStorageFactory implements StorageFactory {
     properties.setProperty("loginTimeout", seconds);
     properties.setProperty("tcpKeepAlive", "true");
     properties.setProperty("ApplicationName", "sluice");
+    // A process frozen (paused, swapped out, stopped) inside a transaction would keep its row
+    // locks for as long as it stays frozen, and other nodes skip or wait for those rows: a job
+    // executor node's claimed jobs could not be reclaimed when its lease lapses. The server ends
+    // such a session after 5 s idle inside a transaction, less than the jobs' default lease (6 s).
+    properties.setProperty(
+        "options", "-c idle_in_transaction_session_timeout=" + IDLE_IN_TRANSACTION.toMillis());
     return properties;
   }
 

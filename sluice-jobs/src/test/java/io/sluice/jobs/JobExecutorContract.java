@@ -225,6 +225,43 @@ abstract class JobExecutorContract {
   }
 
   @Test
+  void aHandlerCompletesItsJobInItsOwnTransactionWithItsWork() throws Exception {
+    try (Connection connection = connect()) {
+      connection.createStatement().execute("CREATE TABLE sent (job_id BIGINT PRIMARY KEY)");
+    }
+    List<Long> ids = emails(20);
+    start(
+        "node-a",
+        Map.of(
+            "email",
+            job -> {
+              try (Connection work = connect()) {
+                work.setAutoCommit(false);
+                try (PreparedStatement sent =
+                    work.prepareStatement("INSERT INTO sent (job_id) VALUES (?)")) {
+                  sent.setLong(1, job.id());
+                  sent.executeUpdate();
+                }
+                job.completeIn(work);
+                work.commit();
+              }
+            }),
+        c -> c.concurrency(4));
+
+    await().atMost(PATIENCE).until(() -> finished(ids));
+    try (Connection connection = connect();
+        var rs = connection.createStatement().executeQuery("SELECT COUNT(*) FROM sent")) {
+      rs.next();
+      assertThat(rs.getLong(1)).isEqualTo(20);
+    }
+    assertThat(count("sluice.jobs.executed", "node-a")).isEqualTo(20);
+    assertThat(count("sluice.jobs.fenced", "node-a"))
+        .as("completed in the handlers' transactions: no bulk completion refused")
+        .isZero();
+    assertThat(warnings("could not complete")).isEmpty();
+  }
+
+  @Test
   void jobsThatFinishTogetherAreCompletedInOneWrite() {
     Gate gate = new Gate();
     List<Long> ids = emails(20);

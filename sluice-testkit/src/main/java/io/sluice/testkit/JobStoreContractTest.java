@@ -208,6 +208,44 @@ public abstract class JobStoreContractTest extends StorageContract {
   }
 
   @Test
+  public void aJobCompletedInTheCallersTransactionIsFinishedOnlyIfTheCallerCommits()
+      throws Exception {
+    NodeLease a = node("node-a");
+    long id = store.create(NewJob.of("email", "once"));
+    claimOne(a);
+
+    try (Connection connection = connect()) {
+      connection.setAutoCommit(false);
+      assertThat(store.complete(connection, a, id)).isTrue();
+      connection.rollback();
+      assertThat(state(id)).as("rolled back: still held").isEqualTo(new JobState.Running(a));
+      assertThat(store.complete(connection, a, id)).isTrue();
+      connection.commit();
+    }
+
+    assertThat(store.find(id)).isEmpty();
+    assertThat(store.complete(a, List.of(id))).as("nothing left to complete in bulk").isEmpty();
+  }
+
+  @Test
+  public void aJobANodeNoLongerHoldsIsNotCompletedInTheCallersTransaction() throws Exception {
+    NodeLease a = node("node-a");
+    long id = store.create(NewJob.of("email", "once"));
+    claimOne(a);
+    lapse(a, id);
+    NodeLease b = node("node-b");
+    claimOne(b);
+
+    try (Connection connection = connect()) {
+      connection.setAutoCommit(false);
+      assertThat(store.complete(connection, a, id)).isFalse();
+      connection.commit();
+    }
+
+    assertThat(state(id)).isEqualTo(new JobState.Running(b));
+  }
+
+  @Test
   public void aCompletionFromANodeWhoseLeaseWasTakenOverChangesNothing() {
     NodeLease a = node("node-a");
     long id = store.create(NewJob.of("email", "once"));

@@ -96,6 +96,14 @@ public interface JobStore {
   Set<Long> complete(NodeLease lease, Collection<Long> ids);
 
   /**
+   * Completes job {@code id}, held by {@code lease}, inside the caller's transaction on {@code
+   * transaction} (a connection to this store's database that the caller commits or rolls back): the
+   * job is finished exactly when the caller's work commits. False, changing nothing, when the lease
+   * does not hold the job (any more): the caller must roll back.
+   */
+  boolean complete(Connection transaction, NodeLease lease, long id);
+
+  /**
    * Records that a run of job {@code id} failed with {@code error}: it is retried at {@code
    * retryAt}, or becomes an incident when no retry is left.
    */

@@ -121,23 +121,44 @@ public final class JdbcJobStore implements JobStore {
     Require.nonNull(transaction, "transaction");
     Require.nonNull(job, "job");
     byte[] payload = values.write(job.payload());
+    return inCallerTransaction(
+        transaction,
+        "create a job of type '" + job.type() + "' in the caller's transaction",
+        statements -> {
+          long id =
+              insertAll(statements, List.of(job), List.of(payload), clock.millis()).getFirst();
+          db.signal(transaction, SIGNAL);
+          return id;
+        });
+  }
+
+  @Override
+  public boolean complete(Connection transaction, NodeLease lease, long id) {
+    Require.nonNull(transaction, "transaction");
+    Require.nonNull(lease, "lease");
+    return inCallerTransaction(
+        transaction,
+        "complete job " + id + " of node " + lease + " in the caller's transaction",
+        statements -> !deleteHeld(statements, List.of(id), lease).isEmpty());
+  }
+
+  /** Work on a caller's connection, whose statements are closed after it. */
+  @FunctionalInterface
+  private interface CallerWork<T> {
+    T run(Statements statements) throws SQLException;
+  }
+
+  private <T> T inCallerTransaction(Connection transaction, String what, CallerWork<T> work) {
     List<PreparedStatement> opened = new ArrayList<>();
     try {
-      long id =
-          insertAll(
-                  s -> {
-                    PreparedStatement statement = transaction.prepareStatement(s);
-                    opened.add(statement);
-                    return statement;
-                  },
-                  List.of(job),
-                  List.of(payload),
-                  clock.millis())
-              .getFirst();
-      db.signal(transaction, SIGNAL);
-      return id;
+      return work.run(
+          s -> {
+            PreparedStatement statement = transaction.prepareStatement(s);
+            opened.add(statement);
+            return statement;
+          });
     } catch (SQLException e) {
-      throw db.failure("create a job of type '" + job.type() + "' in the caller's transaction", e);
+      throw db.failure(what, e);
     } finally {
       for (PreparedStatement statement : opened) {
         try {
@@ -400,26 +421,30 @@ public final class JdbcJobStore implements JobStore {
     }
     return db.write(
         "complete " + ids.size() + " job(s) of node " + lease,
-        tx -> {
-          PreparedStatement delete = tx.prepare(sql.complete());
-          bind(delete, db.ids(ids), lease.node(), lease.epoch());
-          Set<Long> done = new LinkedHashSet<>();
-          try (ResultSet rs = rows(delete)) {
-            while (rs.next()) {
-              done.add(rs.getLong(1));
-            }
-          }
-          if (!done.isEmpty() && !sql.oneStatement()) {
-            String list = db.ids(done);
-            PreparedStatement payloads = tx.prepare(sql.deletePayloads());
-            payloads.setString(1, list);
-            update(payloads);
-            PreparedStatement errors = tx.prepare(sql.deleteErrors());
-            errors.setString(1, list);
-            update(errors);
-          }
-          return done;
-        });
+        tx -> deleteHeld(tx::prepare, ids, lease));
+  }
+
+  /** Deletes the jobs of {@code ids} that {@code lease} holds, with their payloads and errors. */
+  private Set<Long> deleteHeld(Statements statements, Collection<Long> ids, NodeLease lease)
+      throws SQLException {
+    PreparedStatement delete = statements.get(sql.complete());
+    bind(delete, db.ids(ids), lease.node(), lease.epoch());
+    Set<Long> done = new LinkedHashSet<>();
+    try (ResultSet rs = rows(delete)) {
+      while (rs.next()) {
+        done.add(rs.getLong(1));
+      }
+    }
+    if (!done.isEmpty() && !sql.oneStatement()) {
+      String list = db.ids(done);
+      PreparedStatement payloads = statements.get(sql.deletePayloads());
+      payloads.setString(1, list);
+      update(payloads);
+      PreparedStatement errors = statements.get(sql.deleteErrors());
+      errors.setString(1, list);
+      update(errors);
+    }
+    return done;
   }
 
   @Override

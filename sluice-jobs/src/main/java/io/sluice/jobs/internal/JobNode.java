@@ -310,19 +310,19 @@ public final class JobNode implements AutoCloseable {
         outcomes.add(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
         return;
       }
-      handlers
-          .get(job.type())
-          .handle(
-              new JobContext(
-                  job.id(),
-                  job.type(),
-                  payload,
-                  job.attempt(),
-                  job.retriesLeft(),
-                  job.dueAt(),
-                  config.nodeId()));
+      JobContext context =
+          new JobContext(
+              job.id(),
+              job.type(),
+              payload,
+              job.attempt(),
+              job.retriesLeft(),
+              job.dueAt(),
+              config.nodeId(),
+              transaction -> store.complete(transaction, job.lease(), job.id()));
+      handlers.get(job.type()).handle(context);
       metrics.executed.increment();
-      outcomes.add(new Outcome.Completed(job));
+      outcomes.add(new Outcome.Completed(job, context.completedInTransaction()));
     } catch (InterruptedException e) {
       outcomes.add(new Outcome.Released(job));
     } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
@@ -353,7 +353,7 @@ public final class JobNode implements AutoCloseable {
     pendingSince = System.nanoTime(); // what a failed write keeps waits again
     // Each write removes what it wrote, so that after a failure only the rest is written again.
     for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Completed.class).entrySet()) {
-      complete(group.getKey(), ids(group.getValue()));
+      complete(group.getKey(), group.getValue());
       pending.removeAll(group.getValue());
     }
     for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Released.class).entrySet()) {
@@ -381,12 +381,17 @@ public final class JobNode implements AutoCloseable {
     return outcomes.stream().map(o -> o.job().id()).toList();
   }
 
-  private void complete(NodeLease lease, List<Long> ids) {
+  private void complete(NodeLease lease, List<Outcome> completed) {
+    List<Long> ids = ids(completed);
     Set<Long> done = store.complete(lease, ids);
     metrics.completedTogether.record(ids.size());
     if (done.size() < ids.size()) {
       Set<Long> lost = new HashSet<>(ids);
       lost.removeAll(done);
+      // Completed in the handler's own transaction: gone already, as it should be.
+      completed.stream()
+          .filter(o -> o instanceof Outcome.Completed c && c.inTransaction())
+          .forEach(o -> lost.remove(o.job().id()));
       refused(lease, lost.size(), lost, "complete");
     }
   }

@@ -8,8 +8,12 @@ sealed interface Outcome {
   /** The job this is the outcome of. */
   ClaimedJob job();
 
-  /** The handler returned: complete the job (in bulk with others). */
-  record Completed(ClaimedJob job) implements Outcome {}
+  /**
+   * The handler returned: complete the job (in bulk with others). {@code inTransaction} when the
+   * handler completed it in its own transaction already: then finding it gone is no refusal, and
+   * finding it still held (the handler rolled back yet returned) completes it.
+   */
+  record Completed(ClaimedJob job, boolean inTransaction) implements Outcome {}
 
   /** The handler threw: retry after the backoff, or an incident. */
   record Failed(ClaimedJob job, String error) implements Outcome {}

@@ -21,8 +21,8 @@ class JobExecutorConfigTest {
 
     assertThat(config.leaseDuration().plus(config.heartbeatInterval()))
         .isLessThanOrEqualTo(Duration.ofSeconds(10));
-    assertThat(config.prefetch()).isEqualTo(8);
-    assertThat(config.claimBatch()).isEqualTo(4);
+    assertThat(config.prefetch()).isEqualTo(16);
+    assertThat(config.claimBatch()).isEqualTo(12);
     assertThat(config.acquisition()).isEqualTo(Acquisition.SKIP_LOCKED);
     assertThat(config.nodeId()).isNotBlank();
   }

@@ -33,7 +33,8 @@ final class Migrations {
       List.of(
           new Migration(1, "stores_and_queues"),
           new Migration(2, "lean_rows"),
-          new Migration(3, "jobs"));
+          new Migration(3, "jobs"),
+          new Migration(4, "batch"));
 
   /** The newest version this code knows. */
   static final int LATEST = ALL.getLast().version();

@@ -92,7 +92,7 @@ class SqliteFaultsTest {
           .isEqualTo(
               "sqlite "
                   + dir.resolve("sluice.db").toAbsolutePath()
-                  + " (WAL, synchronous=FULL, schema v3)");
+                  + " (WAL, synchronous=FULL, schema v4)");
       assertThat(storage.durable()).isTrue();
     }
   }

@@ -80,7 +80,8 @@ public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCa
   public void dropTables() throws SQLException {
     execute(
         "DROP TABLE IF EXISTS sluice_queue_payload, sluice_queue, sluice_object_store,"
-            + " sluice_job_payload, sluice_job_error, sluice_job_node, sluice_job, sluice_schema"
+            + " sluice_job_payload, sluice_job_error, sluice_job_node, sluice_job,"
+            + " sluice_batch_instance, sluice_batch_block, sluice_batch_step, sluice_schema"
             + " CASCADE");
   }
 

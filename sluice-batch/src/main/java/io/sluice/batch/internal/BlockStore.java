@@ -1,0 +1,268 @@
+package io.sluice.batch.internal;
+
+import static io.sluice.jdbc.JdbcAccess.bind;
+
+import io.sluice.batch.BatchRecord;
+import io.sluice.batch.BatchState;
+import io.sluice.batch.StepCounts;
+import io.sluice.core.serialization.StoredValues;
+import io.sluice.jdbc.JdbcAccess;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The blocks and instances of batch jobs in SQLite or PostgreSQL (tables {@code
+ * sluice_batch_instance}, {@code sluice_batch_block} and {@code sluice_batch_step}, migration V4).
+ * Every change is one transaction of the storage's writer, so what it says happened either happened
+ * whole or not at all: a block is loaded with the input position after it; a block moves to its
+ * next step with the step's counts; a block leaves after its last step with its counts. Each move
+ * is fenced by the step the block was at, so a block is never moved twice from one step.
+ */
+public final class BlockStore {
+
+  /** An instance as stored. */
+  public record Instance(
+      long id,
+      String job,
+      String definition,
+      BatchState state,
+      boolean inputDone,
+      long inputPosition,
+      long loaded,
+      long failed,
+      long createdAt,
+      long updatedAt,
+      String result) {}
+
+  /** A block waiting for step {@code step}. */
+  public record Block(long instance, long number, int step, List<BatchRecord> records) {}
+
+  private static final String INSTANCE_COLUMNS =
+      "SELECT id, job, definition, state, input_done, input_position, loaded, failed, created_at,"
+          + " updated_at, result FROM sluice_batch_instance";
+
+  private final JdbcAccess db;
+  private final StoredValues values;
+  private final Clock clock;
+
+  /** The block store of the storage {@code db}, writing records with {@code values}. */
+  public BlockStore(JdbcAccess db, StoredValues values) {
+    this.db = db;
+    this.values = values;
+    this.clock = db.clock();
+  }
+
+  /** A new instance of {@code job}, loading; {@code definition} fingerprints the job's steps. */
+  public long create(String job, String definition) {
+    long now = clock.millis();
+    return db.write(
+        "create an instance of batch job '" + job + "'",
+        tx -> {
+          PreparedStatement insert =
+              tx.prepare(
+                  "INSERT INTO sluice_batch_instance (job, definition, state, created_at,"
+                      + " updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id");
+          bind(insert, job, definition, BatchState.LOADING.ordinal(), now, now);
+          try (ResultSet rs = insert.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+          }
+        });
+  }
+
+  /**
+   * Stores block {@code number} of {@code instance}, waiting for the first step, with the input
+   * position reading resumes from after it, in one commit; {@code failed} of its records could not
+   * be read. Returns false, changing nothing, when the block exists already (loaded before a
+   * crash).
+   */
+  public boolean load(
+      long instance, long number, List<BatchRecord> records, long nextPosition, long failed) {
+    byte[] stored = values.write(new ArrayList<>(records));
+    long now = clock.millis();
+    return db.write(
+        "load block " + number + " of batch instance " + instance,
+        tx -> {
+          PreparedStatement insert =
+              tx.prepare(
+                  "INSERT INTO sluice_batch_block (instance_id, block_no, step, records)"
+                      + " VALUES (?, ?, 0, ?) ON CONFLICT (instance_id, block_no) DO NOTHING");
+          bind(insert, instance, number, stored);
+          if (insert.executeUpdate() == 0) {
+            return false;
+          }
+          PreparedStatement progress =
+              tx.prepare(
+                  "UPDATE sluice_batch_instance SET input_position = ?, loaded = loaded + ?,"
+                      + " failed = failed + ?, updated_at = ? WHERE id = ?");
+          bind(progress, nextPosition, (long) records.size(), failed, now, instance);
+          progress.executeUpdate();
+          return true;
+        });
+  }
+
+  /**
+   * Moves block {@code number} from step {@code step} to the next, its records now {@code records},
+   * and adds {@code counts} to the step's and {@code newlyFailed} to the instance's, in one commit;
+   * {@code last} when {@code step} was the last one: the block leaves. Returns false, changing
+   * nothing, when the block was not at {@code step} (moved already).
+   */
+  public boolean advance(
+      long instance,
+      long number,
+      int step,
+      boolean last,
+      List<BatchRecord> records,
+      StepCounts counts,
+      long newlyFailed) {
+    byte[] stored = last ? null : values.write(new ArrayList<>(records));
+    long now = clock.millis();
+    return db.write(
+        "move block " + number + " of batch instance " + instance + " past step " + step,
+        tx -> {
+          PreparedStatement move;
+          if (last) {
+            move =
+                tx.prepare(
+                    "DELETE FROM sluice_batch_block WHERE instance_id = ? AND block_no = ?"
+                        + " AND step = ?");
+            bind(move, instance, number, (long) step);
+          } else {
+            move =
+                tx.prepare(
+                    "UPDATE sluice_batch_block SET step = step + 1, records = ?"
+                        + " WHERE instance_id = ? AND block_no = ? AND step = ?");
+            bind(move, stored, instance, number, (long) step);
+          }
+          if (move.executeUpdate() == 0) {
+            return false;
+          }
+          PreparedStatement add =
+              tx.prepare(
+                  "INSERT INTO sluice_batch_step (instance_id, step, processed, failed, skipped)"
+                      + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (instance_id, step) DO UPDATE SET"
+                      + " processed = sluice_batch_step.processed + excluded.processed,"
+                      + " failed = sluice_batch_step.failed + excluded.failed,"
+                      + " skipped = sluice_batch_step.skipped + excluded.skipped");
+          bind(add, instance, (long) step, counts.processed(), counts.failed(), counts.skipped());
+          add.executeUpdate();
+          PreparedStatement total =
+              tx.prepare(
+                  "UPDATE sluice_batch_instance SET failed = failed + ?, updated_at = ?"
+                      + " WHERE id = ?");
+          bind(total, newlyFailed, now, instance);
+          total.executeUpdate();
+          return true;
+        });
+  }
+
+  /** Records that the whole input of {@code instance} is loaded: it is running now. */
+  public void inputDone(long instance) {
+    update(
+        "end the input of batch instance " + instance,
+        "UPDATE sluice_batch_instance SET input_done = TRUE, state = ?, updated_at = ? WHERE id = ?",
+        (long) BatchState.RUNNING.ordinal(),
+        clock.millis(),
+        instance);
+  }
+
+  /** Sets the state of {@code instance}, with its result (null to keep it). */
+  public void state(long instance, BatchState state, String result) {
+    update(
+        "set batch instance " + instance + " " + state,
+        "UPDATE sluice_batch_instance SET state = ?, result = COALESCE(?, result),"
+            + " updated_at = ? WHERE id = ?",
+        (long) state.ordinal(),
+        result,
+        clock.millis(),
+        instance);
+  }
+
+  private void update(String what, String sql, Object... parameters) {
+    db.write(
+        what,
+        tx -> {
+          PreparedStatement statement = tx.prepare(sql);
+          bind(statement, parameters);
+          return statement.executeUpdate();
+        });
+  }
+
+  /**
+   * Up to {@code max} blocks of {@code instance} after block {@code after}, in block order, that
+   * have not been through every step: what a resumed instance runs.
+   */
+  public List<Block> pending(long instance, long after, int max) {
+    return db.query(
+        "read the blocks of batch instance " + instance,
+        "SELECT block_no, step, records FROM sluice_batch_block WHERE instance_id = ?"
+            + " AND block_no > ? ORDER BY block_no LIMIT ?",
+        rs -> new Block(instance, rs.getLong(1), rs.getInt(2), records(rs.getBytes(3))),
+        instance,
+        after,
+        (long) max);
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<BatchRecord> records(byte[] stored) {
+    return (List<BatchRecord>) values.read(stored);
+  }
+
+  /** The counts of each step of {@code instance} that took or passed records, by step index. */
+  public Map<Integer, StepCounts> steps(long instance) {
+    Map<Integer, StepCounts> counts = new LinkedHashMap<>();
+    db.query(
+        "count the steps of batch instance " + instance,
+        "SELECT step, processed, failed, skipped FROM sluice_batch_step WHERE instance_id = ?"
+            + " ORDER BY step",
+        rs -> counts.put(rs.getInt(1), new StepCounts(rs.getLong(2), rs.getLong(3), rs.getLong(4))),
+        instance);
+    return counts;
+  }
+
+  /** The instance {@code id}, if there is one. */
+  public Optional<Instance> find(long id) {
+    return db
+        .query("find batch instance " + id, INSTANCE_COLUMNS + " WHERE id = ?", this::instance, id)
+        .stream()
+        .findFirst();
+  }
+
+  /** Up to {@code max} instances, newest first; of {@code job} only unless it is null. */
+  public List<Instance> list(String job, int max) {
+    return job == null
+        ? db.query(
+            "list batch instances",
+            INSTANCE_COLUMNS + " ORDER BY id DESC LIMIT ?",
+            this::instance,
+            (long) max)
+        : db.query(
+            "list the instances of batch job '" + job + "'",
+            INSTANCE_COLUMNS + " WHERE job = ? ORDER BY id DESC LIMIT ?",
+            this::instance,
+            job,
+            (long) max);
+  }
+
+  private Instance instance(ResultSet rs) throws SQLException {
+    return new Instance(
+        rs.getLong(1),
+        rs.getString(2),
+        rs.getString(3),
+        BatchState.values()[rs.getInt(4)],
+        rs.getBoolean(5),
+        rs.getLong(6),
+        rs.getLong(7),
+        rs.getLong(8),
+        rs.getLong(9),
+        rs.getLong(10),
+        rs.getString(11));
+  }
+}

@@ -1,0 +1,146 @@
+package io.sluice.batch.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.sluice.batch.BatchRecord;
+import io.sluice.batch.BatchState;
+import io.sluice.batch.StepCounts;
+import io.sluice.core.serialization.SerializationConfig;
+import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.store.Storage;
+import io.sluice.jdbc.JdbcAccess;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the block store keeps, on each database: blocks loaded once with the input position after
+ * them, moved once per step with the step's counts, gone after the last step; all of it there again
+ * after the storage is reopened.
+ */
+abstract class BlockStoreContract {
+
+  static final StoredValues VALUES = StoredValues.create(SerializationConfig.defaults());
+
+  private Storage storage;
+  private BlockStore blocks;
+
+  /** A new, empty storage. */
+  abstract Storage newStorage() throws Exception;
+
+  /** The same storage opened again, as after a restart. */
+  abstract Storage reopen() throws Exception;
+
+  @BeforeEach
+  void open() throws Exception {
+    storage = newStorage();
+    blocks = new BlockStore(JdbcAccess.of(storage), VALUES);
+  }
+
+  @AfterEach
+  void close() {
+    storage.close();
+  }
+
+  private static List<BatchRecord> records(long from, int count) {
+    return LongStream.range(from, from + count)
+        .mapToObj(i -> BatchRecord.of(i, "record " + i))
+        .toList();
+  }
+
+  @Test
+  void aBlockIsLoadedOnceWithTheInputPositionAfterIt() {
+    long instance = blocks.create("import", "v1");
+    List<BatchRecord> first =
+        List.of(BatchRecord.of(1, "a"), BatchRecord.of(2, "?").failedAt("input", "bad line 2"));
+
+    assertThat(blocks.load(instance, 0, first, 3, 1)).isTrue();
+    assertThat(blocks.load(instance, 0, first, 3, 1)).as("loaded before a crash").isFalse();
+    assertThat(blocks.load(instance, 1, records(3, 2), 5, 0)).isTrue();
+
+    BlockStore.Instance stored = blocks.find(instance).orElseThrow();
+    assertThat(stored.job()).isEqualTo("import");
+    assertThat(stored.state()).isEqualTo(BatchState.LOADING);
+    assertThat(stored.inputPosition()).isEqualTo(5);
+    assertThat(stored.loaded()).isEqualTo(4);
+    assertThat(stored.failed()).isEqualTo(1);
+    assertThat(stored.inputDone()).isFalse();
+    assertThat(blocks.pending(instance, -1, 10))
+        .extracting(BlockStore.Block::number, BlockStore.Block::step)
+        .containsExactly(tuple(0L, 0), tuple(1L, 0));
+    assertThat(blocks.pending(instance, -1, 10).getFirst().records()).isEqualTo(first);
+    assertThat(blocks.pending(instance, 0, 10)).hasSize(1);
+  }
+
+  @Test
+  void aBlockMovesOncePerStepWithItsCountsAndLeavesAfterTheLast() {
+    long instance = blocks.create("import", "v1");
+    blocks.load(instance, 7, records(1, 3), 4, 0);
+    List<BatchRecord> after =
+        List.of(
+            BatchRecord.of(1, "A"),
+            BatchRecord.of(2, "record 2").failedAt("upper", "boom"),
+            BatchRecord.of(3, "C"));
+
+    assertThat(blocks.advance(instance, 7, 0, false, after, new StepCounts(3, 1, 0), 1)).isTrue();
+    assertThat(blocks.advance(instance, 7, 0, false, after, new StepCounts(3, 1, 0), 1))
+        .as("moved from step 0 already")
+        .isFalse();
+    assertThat(blocks.pending(instance, -1, 10).getFirst())
+        .isEqualTo(new BlockStore.Block(instance, 7, 1, after));
+
+    assertThat(blocks.advance(instance, 7, 1, true, after, new StepCounts(2, 0, 1), 0)).isTrue();
+    assertThat(blocks.advance(instance, 7, 1, true, after, new StepCounts(2, 0, 1), 0)).isFalse();
+
+    assertThat(blocks.pending(instance, -1, 10)).isEmpty();
+    assertThat(blocks.steps(instance))
+        .isEqualTo(Map.of(0, new StepCounts(3, 1, 0), 1, new StepCounts(2, 0, 1)));
+    assertThat(blocks.find(instance).orElseThrow().failed()).isEqualTo(1);
+  }
+
+  @Test
+  void everythingIsThereAgainAfterAReopen() throws Exception {
+    long instance = blocks.create("import", "v1");
+    blocks.load(instance, 0, records(1, 2), 3, 0);
+    blocks.load(instance, 1, records(3, 2), 5, 0);
+    blocks.advance(instance, 0, 0, false, records(1, 2), new StepCounts(2, 0, 0), 0);
+    blocks.inputDone(instance);
+    storage.close();
+
+    storage = reopen();
+    blocks = new BlockStore(JdbcAccess.of(storage), VALUES);
+
+    BlockStore.Instance stored = blocks.find(instance).orElseThrow();
+    assertThat(stored.state()).isEqualTo(BatchState.RUNNING);
+    assertThat(stored.inputDone()).isTrue();
+    assertThat(stored.inputPosition()).isEqualTo(5);
+    assertThat(blocks.pending(instance, -1, 10))
+        .extracting(BlockStore.Block::step)
+        .containsExactly(1, 0);
+    assertThat(blocks.steps(instance)).containsEntry(0, new StepCounts(2, 0, 0));
+  }
+
+  @Test
+  void instancesAreListedNewestFirstWithTheirStateAndResult() {
+    long first = blocks.create("import", "v1");
+    long other = blocks.create("export", "v1");
+    long second = blocks.create("import", "v2");
+    blocks.state(first, BatchState.COMPLETED, "{\"records\": 3}");
+    blocks.state(first, BatchState.COMPLETED, null);
+
+    assertThat(blocks.list(null, 10))
+        .extracting(BlockStore.Instance::id)
+        .containsExactly(second, other, first);
+    assertThat(blocks.list("import", 1))
+        .extracting(BlockStore.Instance::id)
+        .containsExactly(second);
+    BlockStore.Instance done = blocks.find(first).orElseThrow();
+    assertThat(done.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(done.result()).as("kept when not given").isEqualTo("{\"records\": 3}");
+    assertThat(blocks.find(12345)).isEmpty();
+  }
+}

@@ -1,0 +1,64 @@
+package io.sluice.batch;
+
+import io.sluice.batch.internal.CsvInput;
+import io.sluice.batch.internal.GeneratorInput;
+import io.sluice.batch.internal.JsonLinesInput;
+import io.sluice.core.store.Require;
+import java.nio.file.Path;
+import java.util.function.LongFunction;
+
+/**
+ * Where a batch job's records come from. An input is read from a position (how many records were
+ * loaded before a crash) so that a resumed instance loads each record once.
+ */
+public interface BatchInput {
+
+  /** Reads records one after the other. Not thread-safe: the loader alone reads. */
+  interface Reader extends AutoCloseable {
+    /**
+     * The next record, or null at the end. A record that cannot be parsed is returned failed at
+     * {@link BatchRecord#INPUT}, with its position (a malformed CSV line is a failed record, not a
+     * failed job); a {@link BatchInputException} when the input itself cannot be read.
+     */
+    BatchRecord next();
+
+    /** The position to read from again to get the records after the last one returned. */
+    long position();
+
+    @Override
+    void close();
+  }
+
+  /** What the input reads, for messages and the instance list (a path, a generator). */
+  String describe();
+
+  /**
+   * Opens the input after its first {@code position} records; a {@link BatchInputException} naming
+   * the input when it does not exist or cannot be read.
+   */
+  Reader open(long position);
+
+  /**
+   * A CSV file (UTF-8, comma separated, RFC 4180 quotes within a line) whose first line names the
+   * columns: each further line is a record whose payload is a map of column to text, in column
+   * order; its position is its line number. A line with another number of fields, or an unclosed
+   * quote, is a failed record.
+   */
+  static BatchInput csv(Path file) {
+    return new CsvInput(Require.nonNull(file, "file"));
+  }
+
+  /**
+   * A file of JSON values, one per line (UTF-8): each line is a record whose payload is the value
+   * read (a map, a list, a string, a number or a boolean); a line that is not JSON is a failed
+   * record; blank lines are skipped.
+   */
+  static BatchInput jsonLines(Path file) {
+    return new JsonLinesInput(Require.nonNull(file, "file"));
+  }
+
+  /** {@code count} records whose payloads {@code record} makes from their index (0 and up). */
+  static BatchInput generator(long count, LongFunction<Object> record) {
+    return new GeneratorInput(count, Require.nonNull(record, "record"));
+  }
+}

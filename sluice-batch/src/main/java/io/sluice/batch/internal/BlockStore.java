@@ -37,6 +37,8 @@ public final class BlockStore {
       long inputPosition,
       long loaded,
       long failed,
+      long processed,
+      long successful,
       long createdAt,
       long updatedAt,
       String result) {}
@@ -45,8 +47,8 @@ public final class BlockStore {
   public record Block(long instance, long number, int step, List<BatchRecord> records) {}
 
   private static final String INSTANCE_COLUMNS =
-      "SELECT id, job, definition, state, input_done, input_position, loaded, failed, created_at,"
-          + " updated_at, result FROM sluice_batch_instance";
+      "SELECT id, job, definition, state, input_done, input_position, loaded, failed, processed,"
+          + " successful, created_at, updated_at, result FROM sluice_batch_instance";
 
   private final JdbcAccess db;
   private final StoredValues values;
@@ -123,6 +125,8 @@ public final class BlockStore {
       StepCounts counts,
       long newlyFailed) {
     byte[] stored = last ? null : values.write(new ArrayList<>(records));
+    long processed = last ? records.size() : 0;
+    long successful = last ? records.stream().filter(r -> !r.failed()).count() : 0;
     long now = clock.millis();
     return db.write(
         "move block " + number + " of batch instance " + instance + " past step " + step,
@@ -155,9 +159,9 @@ public final class BlockStore {
           add.executeUpdate();
           PreparedStatement total =
               tx.prepare(
-                  "UPDATE sluice_batch_instance SET failed = failed + ?, updated_at = ?"
-                      + " WHERE id = ?");
-          bind(total, newlyFailed, now, instance);
+                  "UPDATE sluice_batch_instance SET failed = failed + ?, processed = processed"
+                      + " + ?, successful = successful + ?, updated_at = ? WHERE id = ?");
+          bind(total, newlyFailed, processed, successful, now, instance);
           total.executeUpdate();
           return true;
         });
@@ -263,6 +267,8 @@ public final class BlockStore {
         rs.getLong(8),
         rs.getLong(9),
         rs.getLong(10),
-        rs.getString(11));
+        rs.getLong(11),
+        rs.getLong(12),
+        rs.getString(13));
   }
 }

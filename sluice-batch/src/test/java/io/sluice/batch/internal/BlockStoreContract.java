@@ -99,7 +99,10 @@ abstract class BlockStoreContract {
     assertThat(blocks.pending(instance, -1, 10)).isEmpty();
     assertThat(blocks.steps(instance))
         .isEqualTo(Map.of(0, new StepCounts(3, 1, 0), 1, new StepCounts(2, 0, 1)));
-    assertThat(blocks.find(instance).orElseThrow().failed()).isEqualTo(1);
+    BlockStore.Instance stored = blocks.find(instance).orElseThrow();
+    assertThat(stored.failed()).isEqualTo(1);
+    assertThat(stored.processed()).as("through every step").isEqualTo(3);
+    assertThat(stored.successful()).isEqualTo(2);
   }
 
   @Test

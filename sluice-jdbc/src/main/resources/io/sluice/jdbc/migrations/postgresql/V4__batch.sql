@@ -1,8 +1,9 @@
 -- Batch jobs (sluice-batch). Times are epoch milliseconds on the application's clock.
 --
 -- One row per instance of a batch job: its state (0 loading, 1 running, 2 stopped, 3 completed,
--- 4 failed), how far its input was read (the position to resume reading from), and the totals
--- that decide when it stops (records loaded, records failed).
+-- 4 failed), how far its input was read (the position to resume reading from), and its totals:
+-- records loaded, failed (at any step or in the input), and through every step (processed), of
+-- which successful (never failed).
 CREATE TABLE sluice_batch_instance (
   id             BIGSERIAL PRIMARY KEY,
   job            TEXT     NOT NULL,
@@ -12,6 +13,8 @@ CREATE TABLE sluice_batch_instance (
   input_position BIGINT   NOT NULL DEFAULT 0,
   loaded         BIGINT   NOT NULL DEFAULT 0,
   failed         BIGINT   NOT NULL DEFAULT 0,
+  processed      BIGINT   NOT NULL DEFAULT 0,
+  successful     BIGINT   NOT NULL DEFAULT 0,
   created_at     BIGINT   NOT NULL,
   updated_at     BIGINT   NOT NULL,
   result         TEXT

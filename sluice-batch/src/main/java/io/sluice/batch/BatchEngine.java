@@ -1,0 +1,195 @@
+package io.sluice.batch;
+
+import io.sluice.batch.internal.BatchRun;
+import io.sluice.batch.internal.BlockStore;
+import io.sluice.core.Application;
+import io.sluice.core.ConfigProblem;
+import io.sluice.core.ConfigurationException;
+import io.sluice.core.store.Require;
+import io.sluice.jdbc.JdbcAccess;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runs batch jobs on an application's storage (embedded SQLite by default, PostgreSQL when
+ * configured): starts instances, resumes those a crash or a stop left unfinished, stops them, and
+ * lists them. Thread-safe.
+ *
+ * <pre>{@code
+ * BatchEngine engine = BatchEngine.of(application);
+ * BatchResult result = engine.run(job).result().join();
+ * }</pre>
+ */
+public final class BatchEngine {
+
+  /** An instance running in this engine. */
+  public interface Execution {
+    /** The instance's id. */
+    long instance();
+
+    /** Its result, when it ends (completed, failed or stopped). */
+    CompletableFuture<BatchResult> result();
+
+    /** Asks it to stop: blocks in flight finish their step, nothing more is dispatched. */
+    void stop();
+  }
+
+  private final Application application;
+  private final BlockStore store;
+  private final Map<Long, BatchRun> running = new ConcurrentHashMap<>();
+
+  private BatchEngine(Application application) {
+    this.application = application;
+    this.store = new BlockStore(JdbcAccess.of(application.storage()), application.storedValues());
+  }
+
+  /**
+   * The engine of {@code application}'s storage, which must be SQLite or PostgreSQL (batch blocks
+   * are durable); its stored values write the records, its registry gets the step flows' meters.
+   */
+  public static BatchEngine of(Application application) {
+    return new BatchEngine(Require.nonNull(application, "application"));
+  }
+
+  /**
+   * Resumes the newest unfinished instance of {@code job} with the same definition (what a rerun of
+   * the same configuration after a crash does), or starts a new one when there is none.
+   */
+  public Execution run(BatchJob job) {
+    Optional<BlockStore.Instance> unfinished =
+        store.list(job.name(), 20).stream()
+            .filter(i -> i.state().resumable() && i.definition().equals(job.definition()))
+            .filter(i -> !running.containsKey(i.id()))
+            .findFirst();
+    return unfinished.isPresent() ? execute(job, unfinished.get().id()) : start(job);
+  }
+
+  /** Starts a new instance of {@code job}. */
+  public Execution start(BatchJob job) {
+    return execute(job, store.create(job.name(), job.definition()));
+  }
+
+  /**
+   * Resumes instance {@code id} of {@code job} where it stopped; a {@link ConfigurationException}
+   * when there is no such unfinished instance of this job, or its steps changed since it began.
+   */
+  public Execution resume(long id, BatchJob job) {
+    BlockStore.Instance at =
+        store
+            .find(id)
+            .orElseThrow(() -> refused(id, "there is no batch instance " + id + " in " + where()));
+    if (!at.job().equals(job.name())) {
+      throw refused(
+          id, "instance " + id + " belongs to job '" + at.job() + "', not '" + job.name() + "'");
+    }
+    if (!at.state().resumable()) {
+      throw refused(
+          id, "instance " + id + " is " + at.state() + ": it ended and cannot be resumed");
+    }
+    if (!at.definition().equals(job.definition())) {
+      throw refused(
+          id,
+          "the steps or block size of job '"
+              + job.name()
+              + "' changed since instance "
+              + id
+              + " began (definition "
+              + at.definition()
+              + ", now "
+              + job.definition()
+              + "); its stored blocks would go to the wrong steps");
+    }
+    if (running.containsKey(id)) {
+      throw refused(id, "instance " + id + " runs already");
+    }
+    return execute(job, id);
+  }
+
+  private ConfigurationException refused(long id, String why) {
+    return new ConfigurationException(ConfigProblem.of("instance", id, why));
+  }
+
+  private String where() {
+    return application.storage().describe();
+  }
+
+  /** Asks the running instance {@code id} to stop; false when it does not run here. */
+  public boolean stop(long id) {
+    BatchRun run = running.get(id);
+    if (run == null) {
+      return false;
+    }
+    run.stop();
+    return true;
+  }
+
+  /** Up to {@code max} instances, newest first; of {@code job} only unless it is null. */
+  public List<BatchInstance> instances(String job, int max) {
+    return store.list(job, max).stream().map(this::info).toList();
+  }
+
+  /** Instance {@code id}, if there is one. */
+  public Optional<BatchInstance> instance(long id) {
+    return store.find(id).map(this::info);
+  }
+
+  private BatchInstance info(BlockStore.Instance at) {
+    return new BatchInstance(
+        at.id(),
+        at.job(),
+        at.state(),
+        running.containsKey(at.id()),
+        at.loaded(),
+        at.processed(),
+        at.successful(),
+        at.failed(),
+        at.inputDone(),
+        java.time.Instant.ofEpochMilli(at.createdAt()),
+        java.time.Instant.ofEpochMilli(at.updatedAt()),
+        at.result());
+  }
+
+  private Execution execute(BatchJob job, long id) {
+    BatchRun run = new BatchRun(job, store, id, application);
+    if (running.putIfAbsent(id, run) != null) {
+      throw refused(id, "instance " + id + " runs already");
+    }
+    CompletableFuture<BatchResult> result = new CompletableFuture<>();
+    Thread.ofPlatform()
+        .name("sluice-batch-" + job.name() + "-" + id)
+        .start(
+            () -> {
+              try {
+                BatchResult done = run.run();
+                try {
+                  job.onComplete().accept(done);
+                } finally {
+                  result.complete(done);
+                }
+              } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+              } finally {
+                running.remove(id);
+              }
+            });
+    return new Execution() {
+      @Override
+      public long instance() {
+        return id;
+      }
+
+      @Override
+      public CompletableFuture<BatchResult> result() {
+        return result;
+      }
+
+      @Override
+      public void stop() {
+        run.stop();
+      }
+    };
+  }
+}

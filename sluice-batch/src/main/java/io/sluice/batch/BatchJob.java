@@ -1,0 +1,206 @@
+package io.sluice.batch;
+
+import io.sluice.core.ConfigProblems;
+import io.sluice.core.ConfigurationException;
+import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.ThreadingProfile;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A batch job: its input, read into blocks of {@code blockSize} records kept in the storage, and
+ * the ordered steps each block goes through; how many failed records it tolerates; and how its
+ * steps run ({@code auto} unless a fixed threading profile is given). Immutable; made by {@link
+ * #builder(String)}, which reports every broken rule at once.
+ */
+public final class BatchJob {
+
+  /** Records per block unless set. */
+  public static final int DEFAULT_BLOCK_SIZE = 100;
+
+  /** {@link Builder#maxFailedRecords} value for no limit. */
+  public static final long UNLIMITED = -1;
+
+  private final String name;
+  private final BatchInput input;
+  private final int blockSize;
+  private final List<BatchStep> steps;
+  private final long maxFailedRecords;
+  private final ProcessingStrategy strategy;
+  private final Consumer<BatchResult> onComplete;
+
+  private BatchJob(Builder builder) {
+    this.name = builder.name;
+    this.input = builder.input;
+    this.blockSize = builder.blockSize;
+    this.steps = List.copyOf(builder.steps);
+    this.maxFailedRecords = builder.maxFailedRecords;
+    this.strategy = builder.strategy;
+    this.onComplete = builder.onComplete;
+  }
+
+  /** A builder of the job named {@code name}. */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** The job's name: its instances are found by it. */
+  public String name() {
+    return name;
+  }
+
+  /** Where its records come from. */
+  public BatchInput input() {
+    return input;
+  }
+
+  /** Records per block. */
+  public int blockSize() {
+    return blockSize;
+  }
+
+  /** The steps, in order. */
+  public List<BatchStep> steps() {
+    return steps;
+  }
+
+  /** How many failed records it tolerates: 0 none, {@link #UNLIMITED} any number. */
+  public long maxFailedRecords() {
+    return maxFailedRecords;
+  }
+
+  /** How its steps run: {@code auto} or {@code synchronous} with a fixed number of threads. */
+  public ProcessingStrategy strategy() {
+    return strategy;
+  }
+
+  /** What runs with the result when an instance ends (completed, failed or stopped). */
+  public Consumer<BatchResult> onComplete() {
+    return onComplete;
+  }
+
+  /**
+   * A fingerprint of what decides where a stored block goes: the steps' names, policies and
+   * expressions, and the block size. A stopped instance resumes only with the same fingerprint.
+   */
+  public String definition() {
+    StringBuilder text = new StringBuilder("blockSize=").append(blockSize);
+    for (BatchStep step : steps) {
+      text.append('|').append(step.name()).append(':').append(step.accept());
+      text.append(':').append(step.acceptExpression());
+    }
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256")
+              .digest(text.toString().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(hash, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  /** Builds a {@link BatchJob}; {@link #build()} checks every rule. */
+  public static final class Builder {
+    private final String name;
+    private BatchInput input;
+    private int blockSize = DEFAULT_BLOCK_SIZE;
+    private final List<BatchStep> steps = new ArrayList<>();
+    private long maxFailedRecords;
+    private ProcessingStrategy strategy = ProcessingStrategy.defaultStrategy();
+    private Consumer<BatchResult> onComplete = result -> {};
+    private int threads = 1;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** Where the records come from (required). */
+    public Builder input(BatchInput value) {
+      this.input = value;
+      return this;
+    }
+
+    /** Records per block (100 unless set): one row, one commit per step, per block. */
+    public Builder blockSize(int value) {
+      this.blockSize = value;
+      return this;
+    }
+
+    /** Adds a step after those added before. */
+    public Builder step(BatchStep value) {
+      steps.add(value);
+      return this;
+    }
+
+    /**
+     * How many failed records the job tolerates (0 unless set; {@link #UNLIMITED} for any): once
+     * more have failed, no new block is dispatched, and the instance fails.
+     */
+    public Builder maxFailedRecords(long value) {
+      this.maxFailedRecords = value;
+      return this;
+    }
+
+    /** Runs the steps on a fixed pool of {@code threads} threads (Mule's threading profile). */
+    public Builder threads(int threads) {
+      this.threads = threads;
+      if (threads >= 1) {
+        this.strategy =
+            new ProcessingStrategy.Synchronous(
+                ThreadingProfile.builder()
+                    .maxThreadsActive(threads)
+                    .maxQueue(Math.max(1000, threads * 4))
+                    .build());
+      }
+      return this;
+    }
+
+    /** How the steps run ({@code auto} unless set; {@code staged} is not for batch jobs). */
+    public Builder strategy(ProcessingStrategy value) {
+      this.strategy = value;
+      return this;
+    }
+
+    /** What runs with the result when an instance ends. */
+    public Builder onComplete(Consumer<BatchResult> value) {
+      this.onComplete = value;
+      return this;
+    }
+
+    /** The job; a {@link ConfigurationException} listing every broken rule. */
+    public BatchJob build() {
+      ConfigProblems problems = new ConfigProblems();
+      problems.check(name != null && !name.isBlank(), "name", name, "must not be blank");
+      problems.check(input != null, "input", null, "is required");
+      problems.check(blockSize >= 1, "blockSize", blockSize, "must be at least 1");
+      problems.check(!steps.isEmpty(), "steps", "[]", "a job needs at least one step");
+      Set<String> names = new HashSet<>();
+      for (BatchStep step : steps) {
+        problems.check(
+            names.add(step.name()), "steps." + step.name(), step.name(), "is named twice");
+      }
+      problems.check(
+          maxFailedRecords >= UNLIMITED,
+          "maxFailedRecords",
+          maxFailedRecords,
+          "must be 0 or more, or -1 for no limit");
+      problems.check(
+          strategy instanceof ProcessingStrategy.Auto
+              || strategy instanceof ProcessingStrategy.Synchronous,
+          "strategy",
+          strategy == null ? null : strategy.name(),
+          "must be auto or synchronous (a fixed threading profile)");
+      problems.check(threads >= 1, "threads", threads, "must be at least 1");
+      problems.check(onComplete != null, "onComplete", null, "must not be null");
+      problems.throwIfAny();
+      return new BatchJob(this);
+    }
+  }
+}

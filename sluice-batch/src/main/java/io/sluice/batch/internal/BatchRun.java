@@ -1,0 +1,385 @@
+package io.sluice.batch.internal;
+
+import io.sluice.batch.BatchJob;
+import io.sluice.batch.BatchRecord;
+import io.sluice.batch.BatchResult;
+import io.sluice.batch.BatchState;
+import io.sluice.batch.BatchStep;
+import io.sluice.batch.StepCounts;
+import io.sluice.core.Application;
+import io.sluice.core.Flow;
+import io.sluice.core.Message;
+import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.ThreadingProfile;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of one instance of a batch job: blocks left from an earlier run first, then the rest of
+ * the input, each block sent through the steps one after the other, a bounded number of blocks in
+ * flight. A block's records go through a step's processors as messages of that step's flow (so
+ * {@code auto} and fixed threading profiles schedule them as any flow's); when the last record of
+ * the block is through, the block moves to the next step in one commit. A block is never dispatched
+ * to a step once the instance is stopping or has passed {@code maxFailedRecords}: it stays at that
+ * step in the storage, and a resumed run takes it from there.
+ */
+public final class BatchRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BatchRun.class);
+
+  private static final int PAGE = 256;
+
+  private final BatchJob job;
+  private final BlockStore store;
+  private final long instance;
+  private final Application application;
+  private final List<String> flows = new ArrayList<>();
+  private final Semaphore slots;
+  private final Phaser inFlight = new Phaser(1);
+  private final ExecutorService movers;
+  private final AtomicLong failed = new AtomicLong();
+  private final List<BatchRecord> samples = Collections.synchronizedList(new ArrayList<>());
+  private final AtomicReference<String> error = new AtomicReference<>();
+  private volatile boolean stopping;
+
+  /**
+   * A run of {@code instance} of {@code job}, whose step flows run in an application on the same
+   * storage as {@code store} ({@code base} gives the storage, stored values and meter registry).
+   */
+  public BatchRun(BatchJob job, BlockStore store, long instance, Application base) {
+    this.job = job;
+    this.store = store;
+    this.instance = instance;
+    Application.Builder app =
+        Application.builder()
+            .storage(base.storage())
+            .storedValues(base.storedValues())
+            .meterRegistry(base.meterRegistry());
+    for (int i = 0; i < job.steps().size(); i++) {
+      BatchStep step = job.steps().get(i);
+      String name = "batch." + job.name() + "." + step.name();
+      flows.add(name);
+      if (!step.processors().isEmpty()) {
+        Flow.Builder flow = Flow.builder(name).strategy(job.strategy());
+        step.processors().forEach(flow::processor);
+        app.flow(flow.build());
+      }
+    }
+    this.application = app.build();
+    this.slots = new Semaphore(blocksInFlight(job));
+    this.movers =
+        Executors.newFixedThreadPool(
+            2,
+            Thread.ofPlatform()
+                .name("sluice-batch-" + job.name() + "-" + instance + "-", 0)
+                .daemon(true)
+                .factory());
+  }
+
+  /**
+   * How many blocks are in flight at once: enough records for {@code auto}'s limit to grow into (64
+   * blocks, within its maxInFlight), or for a fixed profile, twice its threads' worth plus two, so
+   * that a slow record in one block does not idle the others.
+   */
+  static int blocksInFlight(BatchJob job) {
+    int size = job.blockSize();
+    return switch (job.strategy()) {
+      case ProcessingStrategy.Auto auto -> Math.max(1, Math.min(64, auto.maxInFlight() / size));
+      case ProcessingStrategy.Synchronous sync -> {
+        ThreadingProfile profile = sync.receiver();
+        yield 2 * ((profile.maxThreadsActive() + size - 1) / size) + 2;
+      }
+      default -> 4;
+    };
+  }
+
+  /** Asks the run to stop: no block is dispatched to a step any more; those in flight finish. */
+  public void stop() {
+    stopping = true;
+  }
+
+  /** Runs to the end (completed, failed or stopped) and returns the result. */
+  public BatchResult run() {
+    long started = System.nanoTime();
+    application.start();
+    try {
+      BlockStore.Instance at = store.find(instance).orElseThrow();
+      failed.set(at.failed());
+      resumeBlocks();
+      if (!at.inputDone()) {
+        load(at.inputPosition());
+      }
+      inFlight.arriveAndAwaitAdvance();
+    } catch (RuntimeException e) {
+      error.compareAndSet(null, e.getMessage());
+      stopping = true;
+      inFlight.arriveAndAwaitAdvance();
+    } finally {
+      movers.shutdown();
+      application.stop();
+    }
+    return finish(Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  private void resumeBlocks() {
+    long after = -1;
+    for (List<BlockStore.Block> page = store.pending(instance, after, PAGE);
+        !page.isEmpty() && mayDispatch();
+        page = store.pending(instance, after, PAGE)) {
+      for (BlockStore.Block block : page) {
+        dispatch(block);
+        after = block.number();
+      }
+    }
+  }
+
+  private void load(long position) {
+    try (var reader = job.input().open(position)) {
+      long next = position;
+      while (mayDispatch()) {
+        List<BatchRecord> records = new ArrayList<>(job.blockSize());
+        long unreadable = 0;
+        for (BatchRecord r = records.size() < job.blockSize() ? reader.next() : null;
+            r != null;
+            r = records.size() < job.blockSize() ? reader.next() : null) {
+          records.add(r);
+          if (r.failed()) {
+            unreadable++;
+            sample(r);
+          }
+        }
+        if (records.isEmpty()) {
+          store.inputDone(instance);
+          return;
+        }
+        long number = next;
+        next = reader.position();
+        store.load(instance, number, records, next, unreadable);
+        failed.addAndGet(unreadable);
+        dispatch(new BlockStore.Block(instance, number, 0, records));
+      }
+    }
+  }
+
+  private boolean mayDispatch() {
+    return !stopping && !limitPassed();
+  }
+
+  private boolean limitPassed() {
+    return job.maxFailedRecords() != BatchJob.UNLIMITED && failed.get() > job.maxFailedRecords();
+  }
+
+  /** Takes a place for {@code block} (waiting for one) and sends it to its step. */
+  private void dispatch(BlockStore.Block block) {
+    try {
+      slots.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopping = true;
+      return;
+    }
+    inFlight.register();
+    runStep(block);
+  }
+
+  private void runStep(BlockStore.Block block) {
+    if (!mayDispatch() || block.step() >= job.steps().size()) {
+      leave();
+      return;
+    }
+    BatchStep step = job.steps().get(block.step());
+    List<BatchRecord> records = block.records();
+    List<CompletableFuture<Message>> sent = new ArrayList<>(records.size());
+    boolean[] taken = new boolean[records.size()];
+    String[] refused = new String[records.size()];
+    for (int i = 0; i < records.size(); i++) {
+      BatchRecord record = records.get(i);
+      try {
+        taken[i] = step.takes(record);
+      } catch (RuntimeException e) {
+        refused[i] = "the accept expression failed: " + describe(e);
+        taken[i] = true;
+      }
+      if (taken[i] && refused[i] == null && !step.processors().isEmpty()) {
+        sent.add(application.send(flows.get(block.step()), BatchStep.message(record)));
+      } else {
+        sent.add(null);
+      }
+    }
+    CompletableFuture.allOf(sent.stream().filter(f -> f != null).toArray(CompletableFuture[]::new))
+        .handleAsync(
+            (ignored, failure) -> {
+              move(block, step, taken, refused, sent);
+              return null;
+            },
+            movers)
+        .exceptionally(
+            e -> {
+              error.compareAndSet(null, describe(e));
+              stopping = true;
+              leave();
+              return null;
+            });
+  }
+
+  /** The block's step is done: its records and counts are committed, and it goes on or leaves. */
+  private void move(
+      BlockStore.Block block,
+      BatchStep step,
+      boolean[] taken,
+      String[] refused,
+      List<CompletableFuture<Message>> sent) {
+    List<BatchRecord> before = block.records();
+    List<BatchRecord> after = new ArrayList<>(before.size());
+    long processed = 0;
+    long stepFailed = 0;
+    long newlyFailed = 0;
+    for (int i = 0; i < before.size(); i++) {
+      BatchRecord record = before.get(i);
+      if (!taken[i]) {
+        after.add(record);
+        continue;
+      }
+      processed++;
+      String why = refused[i];
+      BatchRecord result = record;
+      if (why == null && sent.get(i) != null) {
+        try {
+          result = record.withPayload(sent.get(i).join().payload());
+        } catch (CompletionException e) {
+          why = describe(e);
+        }
+      }
+      if (why != null) {
+        stepFailed++;
+        if (!record.failed()) {
+          newlyFailed++;
+        }
+        result = record.failedAt(step.name(), why);
+        sample(result);
+      }
+      after.add(result);
+    }
+    boolean last = block.step() == job.steps().size() - 1;
+    StepCounts counts = new StepCounts(processed, stepFailed, before.size() - processed);
+    if (store.advance(instance, block.number(), block.step(), last, after, counts, newlyFailed)) {
+      failed.addAndGet(newlyFailed);
+    }
+    if (last) {
+      leave();
+    } else {
+      runStep(new BlockStore.Block(instance, block.number(), block.step() + 1, after));
+    }
+  }
+
+  private void leave() {
+    slots.release();
+    inFlight.arriveAndDeregister();
+  }
+
+  private void sample(BatchRecord record) {
+    synchronized (samples) {
+      if (samples.size() < BatchResult.SAMPLES) {
+        samples.add(record);
+      }
+    }
+  }
+
+  private BatchResult finish(Duration elapsed) {
+    BlockStore.Instance at = store.find(instance).orElseThrow();
+    boolean passed = limitPassed();
+    BatchState state;
+    String message;
+    if (error.get() != null) {
+      state = BatchState.FAILED;
+      message = "the job failed: " + error.get();
+    } else if (passed) {
+      state = BatchState.FAILED;
+      message =
+          at.failed()
+              + " record(s) failed, more than maxFailedRecords "
+              + job.maxFailedRecords()
+              + "; no block was dispatched after that";
+    } else if (stopping) {
+      state = BatchState.STOPPED;
+      message = "stopped; resume it to go on where it stopped";
+    } else if (at.inputDone() && store.pending(instance, -1, 1).isEmpty()) {
+      state = BatchState.COMPLETED;
+      message = null;
+    } else {
+      state = BatchState.STOPPED;
+      message = "stopped before the end of its input";
+    }
+    Map<Integer, StepCounts> byIndex = store.steps(instance);
+    Map<String, StepCounts> steps = new LinkedHashMap<>();
+    for (int i = 0; i < job.steps().size(); i++) {
+      steps.put(job.steps().get(i).name(), byIndex.getOrDefault(i, StepCounts.NONE));
+    }
+    long beyond = passed ? at.failed() - job.maxFailedRecords() : 0;
+    BatchResult result =
+        new BatchResult(
+            instance,
+            job.name(),
+            state,
+            at.loaded(),
+            at.processed(),
+            at.successful(),
+            at.failed(),
+            steps,
+            List.copyOf(samples),
+            elapsed,
+            beyond,
+            message);
+    store.state(instance, state, summary(result));
+    LOG.info(
+        "Batch job {} instance {} {}: {} loaded, {} processed, {} successful, {} failed in {} ms{}",
+        job.name(),
+        instance,
+        state,
+        result.loaded(),
+        result.processed(),
+        result.successful(),
+        result.failed(),
+        elapsed.toMillis(),
+        message == null ? "" : " (" + message + ")");
+    return result;
+  }
+
+  private static String summary(BatchResult result) {
+    return result.state()
+        + ": loaded "
+        + result.loaded()
+        + ", processed "
+        + result.processed()
+        + ", successful "
+        + result.successful()
+        + ", failed "
+        + result.failed()
+        + (result.message() == null ? "" : "; " + result.message());
+  }
+
+  private static String describe(Throwable e) {
+    Throwable cause = e;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause.getClass().getSimpleName()
+        + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+  }
+}

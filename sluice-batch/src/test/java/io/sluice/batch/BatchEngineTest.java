@@ -1,0 +1,227 @@
+package io.sluice.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.core.Application;
+import io.sluice.core.ConfigurationException;
+import io.sluice.core.Message;
+import io.sluice.core.serialization.SerializationConfig;
+import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.spi.Processor;
+import io.sluice.core.store.Storage;
+import io.sluice.core.store.StorageConfig;
+import io.sluice.jdbc.SqliteStorageFactory;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Batch jobs on the embedded store: steps, accept policies, failures, the limit, stop, resume. */
+class BatchEngineTest {
+
+  private static final StoredValues VALUES = StoredValues.create(SerializationConfig.defaults());
+
+  @TempDir Path dir;
+  private Storage storage;
+  private Application application;
+  private BatchEngine engine;
+
+  @BeforeEach
+  void open() {
+    storage =
+        new SqliteStorageFactory()
+            .open(
+                StorageConfig.builder().dataDir(dir).build(),
+                VALUES,
+                new SimpleMeterRegistry(),
+                Clock.systemUTC());
+    application = Application.builder().storage(storage).storedValues(VALUES).build();
+    engine = BatchEngine.of(application);
+  }
+
+  @AfterEach
+  void close() {
+    application.close();
+    storage.close();
+  }
+
+  /** Doubles a number; fails the record whose number ends in 7 when {@code failSevens}. */
+  private static Processor doubler(boolean failSevens) {
+    return Processor.of(
+        ProcessingType.CPU_LITE,
+        m -> {
+          long n = (Long) m.payload();
+          if (failSevens && n % 10 == 7) {
+            throw new IllegalArgumentException("no sevens: " + n);
+          }
+          return m.withPayload(n * 2);
+        });
+  }
+
+  private static BatchJob.Builder numbers(long count) {
+    return BatchJob.builder("numbers").input(BatchInput.generator(count, i -> i)).blockSize(50);
+  }
+
+  @Test
+  void everyRecordGoesThroughTheStepsItsPoliciesLetItIntoAndIsCountedOnce() {
+    AtomicLong repaired = new AtomicLong();
+    BatchJob job =
+        numbers(1000)
+            .maxFailedRecords(BatchJob.UNLIMITED)
+            .step(BatchStep.builder("double").processor(doubler(true)).build())
+            .step(
+                BatchStep.builder("report")
+                    .accept(AcceptPolicy.ONLY_FAILURES)
+                    .processor(
+                        Processor.of(
+                            ProcessingType.CPU_LITE,
+                            m -> {
+                              repaired.incrementAndGet();
+                              return m;
+                            }))
+                    .build())
+            .step(
+                BatchStep.builder("evens")
+                    .acceptExpression("payload % 4 == 0")
+                    .processor(doubler(false))
+                    .build())
+            .build();
+
+    BatchResult result = engine.start(job).result().join();
+
+    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(result.loaded()).isEqualTo(1000);
+    assertThat(result.processed()).isEqualTo(1000);
+    assertThat(result.failed()).isEqualTo(100);
+    assertThat(result.successful()).isEqualTo(900);
+    assertThat(result.steps())
+        .containsExactly(
+            Map.entry("double", new StepCounts(1000, 100, 0)),
+            Map.entry("report", new StepCounts(100, 0, 900)),
+            Map.entry("evens", new StepCounts(500, 0, 500)));
+    assertThat(repaired).hasValue(100);
+    assertThat(result.failures()).hasSize(BatchResult.SAMPLES);
+    assertThat(result.failures().getFirst().failedAt()).isEqualTo("double");
+    assertThat(result.failures().getFirst().error())
+        .startsWith("IllegalArgumentException: no sevens: ");
+    assertThat(result.failedBeyondLimit()).isZero();
+    assertThat(engine.instance(result.instance()).orElseThrow().state())
+        .isEqualTo(BatchState.COMPLETED);
+  }
+
+  @Test
+  void passingMaxFailedRecordsStopsDispatchingAndSaysByHowMuchBlocksInFlightWentBeyond() {
+    BatchJob job =
+        numbers(5000)
+            .maxFailedRecords(3)
+            .step(BatchStep.builder("double").processor(doubler(true)).build())
+            .build();
+
+    BatchResult result = engine.start(job).result().join();
+
+    assertThat(result.state()).isEqualTo(BatchState.FAILED);
+    assertThat(result.failed()).isGreaterThan(3);
+    assertThat(result.failedBeyondLimit()).isEqualTo(result.failed() - 3);
+    assertThat(result.processed()).as("blocks not dispatched").isLessThan(5000);
+    assertThat(result.message()).contains("more than maxFailedRecords 3");
+    assertThatThrownBy(() -> engine.resume(result.instance(), job))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("is FAILED: it ended and cannot be resumed");
+  }
+
+  @Test
+  void aStoppedInstanceResumesWhereItStoppedAndEachStepCommitsEachRecordOnce() {
+    AtomicReference<BatchEngine.Execution> running = new AtomicReference<>();
+    AtomicLong seen = new AtomicLong();
+    Processor stopper =
+        Processor.of(
+            ProcessingType.CPU_LITE,
+            m -> {
+              if (seen.incrementAndGet() == 1000) {
+                running.get().stop();
+              }
+              return m;
+            });
+    BatchJob job =
+        numbers(3000)
+            .step(BatchStep.builder("watch").processor(stopper).build())
+            .step(BatchStep.builder("double").processor(doubler(false)).build())
+            .build();
+    running.set(engine.start(job));
+    BatchResult stopped = running.get().result().join();
+    assertThat(stopped.state()).isEqualTo(BatchState.STOPPED);
+    assertThat(stopped.processed()).isLessThan(3000);
+
+    BatchResult resumed = engine.run(job).result().join();
+
+    assertThat(resumed.instance())
+        .as("run resumes the unfinished instance")
+        .isEqualTo(stopped.instance());
+    assertThat(resumed.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(resumed.loaded()).isEqualTo(3000);
+    assertThat(resumed.processed()).isEqualTo(3000);
+    assertThat(resumed.steps())
+        .containsExactly(
+            Map.entry("watch", new StepCounts(3000, 0, 0)),
+            Map.entry("double", new StepCounts(3000, 0, 0)));
+    assertThat(seen).as("no record ran a step twice after a graceful stop").hasValue(3000);
+  }
+
+  @Test
+  void aFixedThreadingProfileRunsTheSameJobToTheSameCounts() {
+    BatchJob job =
+        numbers(1000)
+            .threads(4)
+            .maxFailedRecords(BatchJob.UNLIMITED)
+            .step(
+                BatchStep.builder("double")
+                    .processor(
+                        m -> {
+                          assertThat(Thread.currentThread().isVirtual()).isFalse();
+                          return doubler(true).process(m);
+                        })
+                    .build())
+            .build();
+
+    BatchResult result = engine.start(job).result().join();
+
+    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(result.steps()).containsEntry("double", new StepCounts(1000, 100, 0));
+  }
+
+  @Test
+  void aStepWhoseAcceptExpressionDoesNotCompileIsRefusedNamingTheStep() {
+    assertThatThrownBy(() -> BatchStep.builder("pick").acceptExpression("payload >").build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("steps.pick.acceptExpression")
+        .hasMessageContaining("payload >");
+    assertThatThrownBy(() -> BatchJob.builder("empty").blockSize(0).build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("input")
+        .hasMessageContaining("blockSize")
+        .hasMessageContaining("a job needs at least one step");
+  }
+
+  @Test
+  void aResumeOfAnInstanceWhoseStepsChangedIsRefused() {
+    BatchJob first =
+        numbers(10).step(BatchStep.builder("double").processor(doubler(false)).build()).build();
+    long id = engine.start(first).result().join().instance();
+    Message unused = Message.of(id);
+    BatchJob changed =
+        numbers(10).step(BatchStep.builder("triple").processor(doubler(false)).build()).build();
+
+    assertThatThrownBy(() -> engine.resume(id, changed))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("is COMPLETED");
+    assertThat(unused.payload()).isEqualTo(id);
+  }
+}

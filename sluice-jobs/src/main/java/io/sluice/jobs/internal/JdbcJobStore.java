@@ -5,8 +5,10 @@ import static io.sluice.jdbc.JdbcAccess.bind;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobInfo;
+import io.sluice.core.store.JobQuery;
 import io.sluice.core.store.JobState;
 import io.sluice.core.store.JobStore;
+import io.sluice.core.store.JobTypeStats;
 import io.sluice.core.store.NewJob;
 import io.sluice.core.store.NodeLease;
 import io.sluice.core.store.Require;
@@ -49,6 +51,7 @@ public final class JdbcJobStore implements JobStore {
   private final Clock clock;
   private final long aging;
   private final JobSql sql;
+  private final JobListing listing;
 
   /**
    * A job store in {@code db}, writing payloads with {@code values}; {@code priorityAging} is what
@@ -60,6 +63,7 @@ public final class JdbcJobStore implements JobStore {
     this.clock = db.clock();
     this.aging = priorityAging.toMillis();
     this.sql = new JobSql(JobSql.databaseNow(db.type()), db.skipLocked(), db.inIds());
+    this.listing = new JobListing(db);
   }
 
   @Override
@@ -440,7 +444,8 @@ public final class JdbcJobStore implements JobStore {
     return db.query(what, select, JdbcJobStore::info, parameters);
   }
 
-  private static JobInfo info(ResultSet rs) throws SQLException {
+  /** A row of {@link JobSql#SELECT_JOB}. */
+  static JobInfo info(ResultSet rs) throws SQLException {
     int state = rs.getInt(5);
     JobState jobState =
         switch (state) {
@@ -469,6 +474,16 @@ public final class JdbcJobStore implements JobStore {
         JobSql.WAITING_BY_TYPE,
         rs -> counts.put(rs.getString(1), rs.getLong(2)));
     return counts;
+  }
+
+  @Override
+  public List<JobInfo> list(JobQuery query) {
+    return listing.list(Require.nonNull(query, "query"));
+  }
+
+  @Override
+  public List<JobTypeStats> stats() {
+    return listing.stats(clock.millis());
   }
 
   @Override

@@ -14,6 +14,8 @@ public final class Main {
 
   /** The command line, ready to execute; tests set its output streams. */
   public static CommandLine commandLine() {
-    return new CommandLine(new SluiceCommand()).setExecutionExceptionHandler(new ErrorReporter());
+    return new CommandLine(new SluiceCommand())
+        .setExecutionExceptionHandler(new ErrorReporter())
+        .setCaseInsensitiveEnumValuesAllowed(true);
   }
 }

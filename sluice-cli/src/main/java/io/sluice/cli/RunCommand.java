@@ -2,7 +2,10 @@ package io.sluice.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.config.ConfigLoader;
+import io.sluice.config.Configuration;
+import io.sluice.config.JobsConfig;
 import io.sluice.core.Application;
+import io.sluice.jobs.JobExecutor;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -13,16 +16,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code sluice run}: starts the flows of a configuration and runs them until SIGTERM or SIGINT,
- * then stops gracefully (sources first, messages in flight get the shutdown timeout).
+ * {@code sluice run}: starts the flows of a configuration, and a job executor node when it declares
+ * job handlers, and runs them until SIGTERM or SIGINT, then stops gracefully: the node first, then
+ * the flows (sources first, messages in flight get the shutdown timeout).
  */
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
-    header = "Runs the flows of a configuration until SIGTERM or Ctrl+C.",
+    header = "Runs the flows (and job node) of a configuration until SIGTERM or Ctrl+C.",
     description = {
       "Runs the flows of a configuration until SIGTERM or SIGINT (Ctrl+C), then stops",
-      "gracefully: sources stop, messages in flight finish within sluice.shutdownTimeout."
+      "gracefully: sources stop, messages in flight finish within sluice.shutdownTimeout.",
+      "With job handlers under sluice.jobs, a job executor node runs too, on the store of",
+      "sluice.store; it stops first, its running jobs finishing within sluice.jobs.shutdownTimeout."
     })
 final class RunCommand implements Callable<Integer> {
 
@@ -50,7 +56,8 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrometheusMeterRegistry registry = ManagementServer.registry();
-    Application app = ConfigLoader.load(config, classpath.loader()).meterRegistry(registry).build();
+    Configuration configuration = ConfigLoader.read(config, classpath.loader());
+    Application app = configuration.application().meterRegistry(registry).build();
     ShutdownSignal signal = ShutdownSignal.install();
     ManagementServer management =
         managementPort == null
@@ -58,15 +65,17 @@ final class RunCommand implements Callable<Integer> {
             : ManagementServer.start(managementHost, managementPort, registry);
     try {
       app.start();
+      JobExecutor jobs = startJobNode(app, configuration.jobs());
       LOG.info(
-          "Sluice {} is running {} flow(s) from {}; stop it with Ctrl+C or SIGTERM",
+          "Sluice {} is running {} flow(s){} from {}; stop it with Ctrl+C or SIGTERM",
           VersionProvider.version(),
           app.flows().size(),
+          jobs == null ? "" : " and job node " + jobs.nodeId(),
           config);
       if (management != null) {
         LOG.info("Metrics at http://{}:{}/metrics", managementHost, management.port());
       }
-      return awaitSignalAndStop(app, signal);
+      return awaitSignalAndStop(app, jobs, signal);
     } finally {
       if (management != null) {
         management.close();
@@ -74,13 +83,42 @@ final class RunCommand implements Callable<Integer> {
     }
   }
 
-  private int awaitSignalAndStop(Application app, ShutdownSignal signal)
+  /**
+   * Starts the job node of {@code jobs} on the application's store, after the flows its handlers
+   * send to have started; null when no job type has a handler. Stops the application when the node
+   * cannot start (the store cannot be reached).
+   */
+  private static JobExecutor startJobNode(Application app, JobsConfig jobs) {
+    if (!jobs.hasHandlers()) {
+      return null;
+    }
+    LOG.info("Job handlers: {}", jobs.handlers());
+    try {
+      JobExecutor executor = jobs.newExecutor(app);
+      executor.start();
+      return executor;
+    } catch (RuntimeException e) {
+      app.stop();
+      throw e;
+    }
+  }
+
+  private int awaitSignalAndStop(Application app, JobExecutor jobs, ShutdownSignal signal)
       throws InterruptedException {
     String received = signal.await();
     LOG.info(
         "{} received: stopping; messages in flight get up to {} to finish",
         received,
         app.shutdownTimeout());
+    if (jobs != null) {
+      // The node stops before the flows. A running job is a message in a flow (JobHandler.flow),
+      // and a stopping application refuses new messages: stopped first, the flows would fail the
+      // jobs still to start and spend their retries. Stopped first, the node claims nothing more,
+      // lets its running jobs finish (within sluice.jobs.shutdownTimeout), hands back what it
+      // held but did not start, to other nodes or the next run, and leaves the store while it is
+      // still open: the application closes it when it stops.
+      jobs.close();
+    }
     if (app.stop()) {
       LOG.info("Stopped cleanly");
       return ExitCodes.OK;

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       RunCommand.class,
       ValidateCommand.class,
+      JobsCommand.class,
       DemoCommand.class,
       SchemaCommand.class,
       picocli.CommandLine.HelpCommand.class
@@ -18,7 +19,8 @@ import picocli.CommandLine.Command;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:done as asked",
-      "1:Sluice ran and failed (a flow did not start, messages left unfinished at stop)",
+      "1:Sluice ran and failed (a flow did not start, messages left unfinished at stop, a job"
+          + " asked for does not exist or is not an incident)",
       "2:invalid configuration or command line"
     })
 final class SluiceCommand implements Runnable {

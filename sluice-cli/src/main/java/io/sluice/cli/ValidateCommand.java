@@ -1,6 +1,8 @@
 package io.sluice.cli;
 
 import io.sluice.config.ConfigLoader;
+import io.sluice.config.Configuration;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,18 +31,21 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    var application = ConfigLoader.load(config, classpath.loader()).build();
-    spec.commandLine()
-        .getOut()
-        .printf(
-            "%s is valid: %d flow(s): %s%n",
-            config,
-            application.flows().size(),
-            String.join(
-                ", ",
-                application.flows().stream()
-                    .map(f -> f.name() + " (" + f.strategy().name() + ")")
-                    .toList()));
+    Configuration configuration = ConfigLoader.read(config, classpath.loader());
+    var application = configuration.application().build();
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf(
+        "%s is valid: %d flow(s): %s%n",
+        config,
+        application.flows().size(),
+        String.join(
+            ", ",
+            application.flows().stream()
+                .map(f -> f.name() + " (" + f.strategy().name() + ")")
+                .toList()));
+    if (configuration.jobs().hasHandlers()) {
+      out.printf("job handlers: %s%n", configuration.jobs().handlers());
+    }
     return ExitCodes.OK;
   }
 }

@@ -20,7 +20,7 @@ class CommandLineTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"run", "validate", "demo", "schema"}) {
+    for (String command : new String[] {"run", "validate", "jobs", "demo", "schema"}) {
       CliRun run = CliRun.of(command, "--help");
       assertThat(run.exitCode()).as(command).isZero();
       assertThat(run.out()).as(command).contains("Usage: sluice " + command);
@@ -29,11 +29,21 @@ class CommandLineTest {
 
   @Test
   void validateAcceptsTheExamples() {
-    for (String example : new String[] {"file-copy.yaml", "scheduler.yaml", "http-hello.yaml"}) {
+    for (String example :
+        new String[] {
+          "file-copy.yaml", "scheduler.yaml", "http-hello.yaml", "jobs-invoices.yaml"
+        }) {
       CliRun run = CliRun.of("validate", "../examples/" + example);
       assertThat(run.exitCode()).as(run.err()).isZero();
       assertThat(run.out()).contains("is valid");
     }
+  }
+
+  @Test
+  void validateNamesTheJobHandlers() {
+    CliRun run = CliRun.of("validate", "../examples/jobs-invoices.yaml");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("job handlers: {send-invoice=flow send-invoice}");
   }
 
   @Test

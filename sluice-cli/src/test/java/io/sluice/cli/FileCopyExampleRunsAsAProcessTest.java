@@ -52,7 +52,7 @@ class FileCopyExampleRunsAsAProcessTest {
     assertThat(count(in)).isEqualTo(1);
   }
 
-  private static String scrape(String log) throws Exception {
+  static String scrape(String log) throws Exception {
     Matcher port = Pattern.compile("Metrics at (http://[^ ]+/metrics)").matcher(log);
     assertThat(port.find()).as("metrics address in the log:%n%s", log).isTrue();
     HttpResponse<String> response =

@@ -65,18 +65,14 @@ class ModuleLayeringTest {
   }
 
   @Test
-  void theConfigurationDependsOnlyOnTheCoreAndHttp() {
+  void theConfigurationDependsOnlyOnTheCoreHttpAndJobs() {
     noClasses()
         .that()
         .resideInAPackage("io.sluice.config..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "io.sluice.cli..",
-            "io.sluice.testkit..",
-            "io.sluice.bench..",
-            "io.sluice.jdbc..",
-            "io.sluice.jobs..")
+            "io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..", "io.sluice.jdbc..")
         .check(SLUICE);
   }
 

@@ -13,10 +13,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Maps a configuration tree that passed (or failed) the schema to an application builder. */
+/**
+ * Maps a configuration tree that passed (or failed) the schema to an application builder and its
+ * jobs.
+ */
 final class ApplicationMapper {
 
   private final FlowMapper flowMapper;
+  private final JobsMapper jobsMapper;
   private final ProblemCollector problems;
   private final ClassLoader componentLoader;
   private final Path baseDirectory;
@@ -27,10 +31,11 @@ final class ApplicationMapper {
     this.componentLoader = componentLoader;
     this.flowMapper =
         new FlowMapper(new ProcessorMapper(baseDirectory, componentLoader, problems), problems);
+    this.jobsMapper = new JobsMapper(componentLoader, problems);
   }
 
-  /** The builder; it is only valid when no problem was recorded. */
-  Application.Builder map(ConfigNode root) {
+  /** The configuration; it is only valid when no problem was recorded. */
+  Configuration map(ConfigNode root) {
     Application.Builder application = Application.builder();
     ConfigNode sluice = root.get("sluice");
     if (sluice.has("shutdownTimeout")) {
@@ -39,7 +44,13 @@ final class ApplicationMapper {
     if (sluice.has("vmQueueCapacity")) {
       application.vmQueueCapacity(sluice.integer("vmQueueCapacity", 1000));
     }
-    store(sluice.get("store"), application);
+    StorageConfig storage = store(sluice.get("store"), application);
+    if (sluice.has("jobs") && storage != null && storage.type() == StorageConfig.Type.MEMORY) {
+      problems.add(
+          sluice.get("store").get("type").path(),
+          "memory",
+          "cannot keep jobs, and sluice.jobs is set; use sqlite (the default) or postgresql");
+    }
     serialization(root.get("serialization"), application);
     Map<String, String> firstFlowPath = new HashMap<>();
     for (ConfigNode node : root.items("flows")) {
@@ -61,11 +72,15 @@ final class ApplicationMapper {
         application.flow(flow);
       }
     }
-    return application;
+    JobsConfig jobs = jobsMapper.map(sluice.get("jobs"), firstFlowPath.keySet());
+    return new Configuration(application, jobs);
   }
 
-  /** The store of {@code sluice.store:} (embedded SQLite under {@code data} when absent). */
-  private void store(ConfigNode node, Application.Builder application) {
+  /**
+   * The store of {@code sluice.store:} (embedded SQLite under {@code data} when absent); null when
+   * it is broken.
+   */
+  private StorageConfig store(ConfigNode node, Application.Builder application) {
     StorageConfig.Builder config = StorageConfig.builder();
     // An unknown type or sync is reported by the schema, at its line; it is left unset here.
     String type = node.text("type", null);
@@ -92,6 +107,7 @@ final class ApplicationMapper {
     if (built != null) {
       application.storage(built);
     }
+    return built;
   }
 
   /**

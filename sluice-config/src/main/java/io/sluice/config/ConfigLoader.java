@@ -14,11 +14,13 @@ import java.nio.file.Path;
  * against the shipped JSON Schema ({@link #schema()}), then mapped to flows; every problem found on
  * the way (YAML syntax, schema violations, expressions that do not compile, invalid cron
  * expressions, component classes that cannot be loaded, duplicate flow names, serializers and
- * codecs that are not installed) is reported at once in one {@link ConfigurationException}, each
- * with its dotted path, the bad value, the rule and its {@code file:line:column}.
+ * codecs that are not installed, job handlers naming no flow) is reported at once in one {@link
+ * ConfigurationException}, each with its dotted path, the bad value, the rule and its {@code
+ * file:line:column}.
  *
  * <p>The builder comes with its stored values made from {@code serialization:}, their serializers
- * and codecs discovered with the component class loader.
+ * and codecs discovered with the component class loader. {@link #read} gives it with the jobs of
+ * {@code sluice.jobs:} ({@link JobsConfig}).
  *
  * <p>Relative directories in the file are resolved against the file's own directory, so a
  * configuration means the same whatever the working directory.
@@ -38,6 +40,14 @@ public final class ConfigLoader {
 
   /** Reads {@code file}, loading {@code component} classes from {@code componentLoader}. */
   public static Application.Builder load(Path file, ClassLoader componentLoader) {
+    return read(file, componentLoader).application();
+  }
+
+  /**
+   * Reads {@code file} with its jobs ({@code sluice.jobs:}), loading {@code component} classes and
+   * job handlers from {@code componentLoader}.
+   */
+  public static Configuration read(Path file, ClassLoader componentLoader) {
     Path absolute = file.toAbsolutePath().normalize();
     String yaml;
     try {
@@ -51,7 +61,7 @@ public final class ConfigLoader {
               absolute.toString()));
     }
     Path directory = absolute.getParent() != null ? absolute.getParent() : absolute;
-    return parse(absolute.getFileName().toString(), yaml, directory, componentLoader);
+    return read(absolute.getFileName().toString(), yaml, directory, componentLoader);
   }
 
   /**
@@ -59,6 +69,12 @@ public final class ConfigLoader {
    * ({@code app.yaml:12:5}); relative directories resolve against {@code baseDirectory}.
    */
   public static Application.Builder parse(
+      String sourceName, String yaml, Path baseDirectory, ClassLoader componentLoader) {
+    return read(sourceName, yaml, baseDirectory, componentLoader).application();
+  }
+
+  /** Reads configuration text with its jobs ({@code sluice.jobs:}), as {@link #parse} does. */
+  public static Configuration read(
       String sourceName, String yaml, Path baseDirectory, ClassLoader componentLoader) {
     SourceMap sourceMap = new SourceMap(sourceName);
     ProblemCollector problems = new ProblemCollector(sourceMap);
@@ -68,12 +84,12 @@ public final class ConfigLoader {
     }
     SchemaValidation.validate(root, problems);
     ProblemCollector mapping = new ProblemCollector(sourceMap);
-    Application.Builder application =
+    Configuration configuration =
         new ApplicationMapper(baseDirectory.toAbsolutePath().normalize(), componentLoader, mapping)
             .map(new ConfigNode(root, "", mapping));
     problems.addUnexplained(mapping.problems());
     problems.throwIfAny();
-    return application;
+    return configuration;
   }
 
   /** The JSON Schema (draft 2020-12) that configuration files are checked against. */

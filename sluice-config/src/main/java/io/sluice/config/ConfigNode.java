@@ -70,6 +70,18 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     return defaultValue;
   }
 
+  double decimal(String key, double defaultValue) {
+    JsonNode value = node.path(key);
+    if (value.isMissingNode() || value.isNull()) {
+      return defaultValue;
+    }
+    if (value.isNumber()) {
+      return value.doubleValue();
+    }
+    problems.add(SourceMap.child(path, key), value.asText(), "must be a number");
+    return defaultValue;
+  }
+
   Duration duration(String key, Duration defaultValue) {
     String text = text(key, null);
     if (text == null) {
@@ -77,10 +89,7 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     }
     Duration value = Durations.parse(text);
     if (value == null) {
-      problems.add(
-          SourceMap.child(path, key),
-          text,
-          "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)");
+      problems.add(SourceMap.child(path, key), text, Durations.RULE);
       return defaultValue;
     }
     return value;

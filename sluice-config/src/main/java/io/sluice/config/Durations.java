@@ -7,16 +7,20 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the durations of configuration files: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h},
- * or ISO-8601.
+ * or ISO-8601; the command line reads its durations the same way.
  */
-final class Durations {
+public final class Durations {
 
   private static final Pattern SHORT = Pattern.compile("([0-9]+)(ms|s|m|h)");
 
   private Durations() {}
 
+  /** What a duration looks like, for messages. */
+  public static final String RULE =
+      "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)";
+
   /** The duration, or null when {@code text} is not one. */
-  static Duration parse(String text) {
+  public static Duration parse(String text) {
     Matcher m = SHORT.matcher(text);
     try {
       if (m.matches()) {

@@ -31,8 +31,7 @@ final class SchemaValidation {
   private static final JsonSchema SCHEMA =
       JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
           .getSchema(TREE, SchemaValidatorsConfig.builder().locale(Locale.ENGLISH).build());
-  private static final String DURATION_RULE =
-      "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)";
+  private static final String DURATION_RULE = Durations.RULE;
 
   private SchemaValidation() {}
 
@@ -54,6 +53,9 @@ final class SchemaValidation {
               SourceMap.child(at, m.getProperty()),
               m.getProperty(),
               unknownKey(m.getProperty(), parentSchema.path("properties")));
+      case "propertyNames" ->
+          ConfigProblem.of(
+              SourceMap.child(at, m.getProperty()), m.getProperty(), nameRule(schemaNode));
       case "required" ->
           ConfigProblem.of(SourceMap.child(at, m.getProperty()), null, "is required");
       case "minProperties", "maxProperties" ->
@@ -99,6 +101,14 @@ final class SchemaValidation {
                           + typeWord(m.getInstanceNode()));
       default -> ConfigProblem.of(at, value(m.getInstanceNode()), m.getError());
     };
+  }
+
+  /** The rule a key of a map with {@code propertyNames} broke, from its pattern and length. */
+  private static String nameRule(JsonNode names) {
+    String rule = "is not an allowed name: it must match " + names.path("pattern").asText();
+    return names.has("maxLength")
+        ? rule + " and be at most " + names.get("maxLength").asInt() + " characters"
+        : rule;
   }
 
   /** The JSON pointer of the schema object holding the keyword that failed. */

@@ -19,6 +19,10 @@ final class Configs {
     return ConfigLoader.parse("app.yaml", yaml, BASE, Configs.class.getClassLoader());
   }
 
+  static Configuration read(String yaml) {
+    return ConfigLoader.read("app.yaml", yaml, BASE, Configs.class.getClassLoader());
+  }
+
   static Application build(String yaml) {
     return parse(yaml).build();
   }

@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobInfo;
+import io.sluice.core.store.JobQuery;
 import io.sluice.core.store.JobState;
 import io.sluice.core.store.JobStore;
+import io.sluice.core.store.JobTypeStats;
 import io.sluice.core.store.NewJob;
 import io.sluice.core.store.NodeLease;
 import io.sluice.core.store.Storage;
@@ -34,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * one job; a job created in the caller's transaction exists only if it commits; completions,
  * failures and releases are fenced by the node's lease and epoch; a lapsed lease's jobs are
  * reclaimed; failures retry until they become incidents, which can be retried; competing nodes
- * never claim one job twice.
+ * never claim one job twice; jobs are listed by state, type and id page, and counted per type.
  *
  * <p>Due times are on {@link #clock}, which moves only when a test moves it; leases are on the
  * database's clock, so a test lapses one by renewing it for a millisecond and waits (Awaitility)
@@ -486,6 +488,74 @@ public abstract class JobStoreContractTest extends StorageContract {
   }
 
   @Test
+  public void jobsAreListedByStateAndTypeInIdOrderAPageAtATime() {
+    NodeLease a = node("node-a");
+    Instant now = clock.instant();
+    long running = store.create(NewJob.of("email", "running"));
+    claimOne(a);
+    long incident = store.create(NewJob.of("email", "bad").withMaxRetries(0));
+    claimOne(a);
+    store.fail(a, incident, "boom", now);
+    long later = store.create(NewJob.of("email", "later").withDueAt(now.plusSeconds(60)));
+    long report = store.create(NewJob.of("report", "monthly").withPriority(7));
+
+    assertThat(store.list(JobQuery.first(10)))
+        .as("every unfinished job, as find sees it")
+        .containsExactly(
+            store.find(running).orElseThrow(),
+            store.find(incident).orElseThrow(),
+            store.find(later).orElseThrow(),
+            store.find(report).orElseThrow());
+    assertThat(ids(JobQuery.first(10).withState(JobQuery.State.WAITING)))
+        .containsExactly(later, report);
+    assertThat(store.list(JobQuery.first(10).withState(JobQuery.State.RUNNING)))
+        .singleElement()
+        .satisfies(j -> assertThat(j.state()).isEqualTo(new JobState.Running(a)));
+    assertThat(store.list(JobQuery.first(10).withState(JobQuery.State.INCIDENT)))
+        .singleElement()
+        .satisfies(j -> assertThat(j.state()).isEqualTo(new JobState.Incident("boom")));
+    assertThat(ids(JobQuery.first(10).withType("report"))).containsExactly(report);
+    assertThat(ids(JobQuery.first(10).withType("email").withState(JobQuery.State.WAITING)))
+        .containsExactly(later);
+    assertThat(ids(JobQuery.first(10).withType("invoice"))).isEmpty();
+
+    assertThat(ids(JobQuery.first(2))).containsExactly(running, incident);
+    assertThat(ids(JobQuery.first(2).after(incident))).containsExactly(later, report);
+    assertThat(ids(JobQuery.first(2).after(report))).isEmpty();
+  }
+
+  private List<Long> ids(JobQuery query) {
+    return store.list(query).stream().map(JobInfo::id).toList();
+  }
+
+  @Test
+  public void statsCountEachTypesJobsByStateAndTellHowLongTheOldestDueJobWaited() {
+    assertThat(store.stats()).as("no job").isEmpty();
+    NodeLease a = node("node-a");
+    Instant now = clock.instant();
+    store.create(NewJob.of("email", "running"));
+    claimOne(a);
+    long incident = store.create(NewJob.of("email", "bad").withMaxRetries(0));
+    claimOne(a);
+    store.fail(a, incident, "boom", now);
+    store.create(NewJob.of("email", "overdue").withDueAt(now.minusSeconds(30)));
+    store.create(NewJob.of("email", "due").withPriority(50));
+    store.create(NewJob.of("email", "later").withDueAt(now.plusSeconds(60)));
+    store.create(NewJob.of("report", "soon").withDueAt(now.plusSeconds(10)));
+
+    assertThat(store.stats())
+        .containsExactly(
+            new JobTypeStats("email", 3, 2, 1, 1, now.minusSeconds(30)),
+            new JobTypeStats("report", 1, 0, 0, 0, null));
+
+    clock.advance(Duration.ofSeconds(60));
+    assertThat(store.stats())
+        .containsExactly(
+            new JobTypeStats("email", 3, 3, 1, 1, now.minusSeconds(30)),
+            new JobTypeStats("report", 1, 1, 0, 0, now.plusSeconds(10)));
+  }
+
+  @Test
   public void jobsAndIncidentsSurviveClosingAndOpeningTheStorage() throws Exception {
     NodeLease a = node("node-a");
     long incident = store.create(NewJob.of("email", "bad").withMaxRetries(0));
@@ -511,5 +581,8 @@ public abstract class JobStoreContractTest extends StorageContract {
         .hasMessageContaining("lease must be at least 1 ms, was PT0S");
     assertThatThrownBy(() -> store.claim(node("node-a"), EMAILS, 0))
         .hasMessage("max must be at least 1, was 0");
+    assertThatThrownBy(() -> JobQuery.first(0)).hasMessage("max must be at least 1, was 0");
+    assertThatThrownBy(() -> JobQuery.first(5).withType("e mail"))
+        .hasMessageContaining("job type 'e mail' must be 1 to 200 letters");
   }
 }

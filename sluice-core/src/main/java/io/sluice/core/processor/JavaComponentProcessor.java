@@ -46,9 +46,26 @@ public final class JavaComponentProcessor implements Processor {
    */
   public static JavaComponentProcessor load(
       String path, String className, String methodName, ProcessingType type, ClassLoader loader) {
-    Class<?> type0;
+    Object instance = instantiate(path, className, loader);
+    if (instance instanceof Processor processor && methodName == null) {
+      return new JavaComponentProcessor(
+          className, processor, null, null, type != null ? type : processor.processingType());
+    }
+    Method method = findMethod(path, instance.getClass(), methodName);
+    return new JavaComponentProcessor(
+        className, null, instance, method, type != null ? type : ProcessingType.BLOCKING_IO);
+  }
+
+  /**
+   * Loads {@code className} from {@code loader} and makes one with its public constructor without
+   * arguments: how every user class named in a configuration is made (processors, job handlers).
+   * Any problem is a {@link ConfigurationException} at {@code path.class} naming the class and,
+   * when it is missing, the classpath searched.
+   */
+  public static Object instantiate(String path, String className, ClassLoader loader) {
+    Class<?> type;
     try {
-      type0 = Class.forName(className, true, loader);
+      type = Class.forName(className, true, loader);
     } catch (ClassNotFoundException | LinkageError e) {
       throw new ConfigurationException(
           ConfigProblem.of(
@@ -56,9 +73,8 @@ public final class JavaComponentProcessor implements Processor {
               className,
               "could not be loaded (" + e + "); searched the classpath: " + classpath(loader)));
     }
-    Object instance;
     try {
-      instance = type0.getConstructor().newInstance();
+      return type.getConstructor().newInstance();
     } catch (NoSuchMethodException e) {
       throw new ConfigurationException(
           ConfigProblem.of(
@@ -68,13 +84,6 @@ public final class JavaComponentProcessor implements Processor {
       throw new ConfigurationException(
           ConfigProblem.of(path + ".class", className, "could not be instantiated: " + cause));
     }
-    if (instance instanceof Processor processor && methodName == null) {
-      return new JavaComponentProcessor(
-          className, processor, null, null, type != null ? type : processor.processingType());
-    }
-    Method method = findMethod(path, type0, methodName);
-    return new JavaComponentProcessor(
-        className, null, instance, method, type != null ? type : ProcessingType.BLOCKING_IO);
   }
 
   private static Method findMethod(String path, Class<?> type, String name) {

@@ -130,6 +130,15 @@ public interface JobStore {
   /** Jobs waiting (due or not), per type. */
   Map<String, Long> waitingByType();
 
+  /** The unfinished jobs {@code query} asks for, in id order: at most its {@code max}. */
+  List<JobInfo> list(JobQuery query);
+
+  /**
+   * The unfinished jobs counted per type, in type order: waiting, due now on {@link #clock()},
+   * running and incidents, with the oldest due time. A type with no unfinished job is left out.
+   */
+  List<JobTypeStats> stats();
+
   /**
    * When the next job of these {@code types} that is not due yet becomes due, if one does before
    * {@code horizon}.

@@ -6,8 +6,10 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobInfo;
+import io.sluice.core.store.JobQuery;
 import io.sluice.core.store.JobState;
 import io.sluice.core.store.JobStore;
+import io.sluice.core.store.JobTypeStats;
 import io.sluice.core.store.NewJob;
 import io.sluice.core.store.NodeLease;
 import io.sluice.core.store.Require;
@@ -53,6 +55,7 @@ public final class JdbcJobStore implements JobStore {
   private final long aging;
   private final JobSql sql;
   private final LongAdder statements = new LongAdder();
+  private final JobListing listing;
 
   /**
    * A job store in {@code db}, writing payloads with {@code values}; {@code priorityAging} is what
@@ -64,6 +67,7 @@ public final class JdbcJobStore implements JobStore {
     this.clock = db.clock();
     this.aging = priorityAging.toMillis();
     this.sql = JobSql.of(db.type(), db.skipLocked(), db.inIds());
+    this.listing = new JobListing(db);
     FunctionCounter.builder("sluice.jobs.store.statements", statements, LongAdder::sum)
         .description("SQL statements the job store ran (transaction control not counted)")
         .tag("store", db.type())
@@ -560,7 +564,8 @@ public final class JdbcJobStore implements JobStore {
     return select(what, select, JdbcJobStore::info, parameters);
   }
 
-  private static JobInfo info(ResultSet rs) throws SQLException {
+  /** A row of {@link JobSql#SELECT_JOB}. */
+  static JobInfo info(ResultSet rs) throws SQLException {
     int state = rs.getInt(5);
     JobState jobState =
         switch (state) {
@@ -589,6 +594,16 @@ public final class JdbcJobStore implements JobStore {
         JobSql.WAITING_BY_TYPE,
         rs -> counts.put(rs.getString(1), rs.getLong(2)));
     return counts;
+  }
+
+  @Override
+  public List<JobInfo> list(JobQuery query) {
+    return listing.list(Require.nonNull(query, "query"));
+  }
+
+  @Override
+  public List<JobTypeStats> stats() {
+    return listing.stats(clock.millis());
   }
 
   @Override

@@ -1,0 +1,93 @@
+package io.sluice.cli;
+
+import io.sluice.core.store.JobInfo;
+import io.sluice.core.store.JobState;
+import io.sluice.core.store.JobStore;
+import io.sluice.core.store.NewJob;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice jobs retry}: makes incidents wait again, due now, with fresh retries. */
+@Command(
+    name = "retry",
+    mixinStandardHelpOptions = true,
+    header = "Makes incidents wait again, due now, with fresh retries.",
+    description = {
+      "Makes each incident wait again, due now, with --retries retries. Exits",
+      "with 1 when an id is not an unfinished job or not an incident (the other",
+      "ids are retried all the same)."
+    })
+final class JobsRetryCommand implements Callable<Integer> {
+
+  @Mixin ConfiguredJobStore store;
+
+  @Parameters(index = "1..*", arity = "1..*", paramLabel = "ID", description = "Incident ids.")
+  List<Long> ids;
+
+  @Option(
+      names = "--retries",
+      paramLabel = "N",
+      description = "Retries after its next failure (default ${DEFAULT-VALUE}).")
+  int retries = NewJob.DEFAULT_MAX_RETRIES;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (retries < 0) {
+      throw new ParameterException(
+          spec.commandLine(), "--retries must not be negative, was " + retries);
+    }
+    return store.use(
+        jobs -> {
+          int exit = ExitCodes.OK;
+          for (long id : ids) {
+            if (!retry(jobs, id)) {
+              exit = ExitCodes.FAILED;
+            }
+          }
+          return exit;
+        });
+  }
+
+  private boolean retry(JobStore jobs, long id) {
+    Optional<JobInfo> found = jobs.find(id);
+    if (found.isEmpty()) {
+      noSuchJob(spec, id);
+      return false;
+    }
+    JobInfo job = found.get();
+    if (!(job.state() instanceof JobState.Incident) || !jobs.retry(id, retries)) {
+      String state = JobText.state(jobs.find(id).map(JobInfo::state).orElse(job.state()));
+      spec.commandLine()
+          .getErr()
+          .printf(
+              "sluice: job %d (%s) is not an incident, it is %s; only incidents are retried%n",
+              id, job.type(), state);
+      return false;
+    }
+    spec.commandLine()
+        .getOut()
+        .printf("job %d (%s) waits again, due now, with %d retries%n", id, job.type(), retries);
+    return true;
+  }
+
+  /** Says that no unfinished job has {@code id}; returns the exit code for it. */
+  static int noSuchJob(CommandSpec spec, long id) {
+    spec.commandLine()
+        .getErr()
+        .printf(
+            "sluice: no unfinished job has id %d (a job that finished is deleted); see sluice jobs"
+                + " list%n",
+            id);
+    return ExitCodes.FAILED;
+  }
+}

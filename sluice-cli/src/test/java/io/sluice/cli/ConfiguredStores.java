@@ -1,0 +1,38 @@
+package io.sluice.cli;
+
+import io.sluice.core.store.NewJob;
+import io.sluice.core.store.NodeLease;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The job store of a configuration file opened as the commands open it, for what they cannot do
+ * themselves: make incidents, as a node whose job failed for good would.
+ */
+final class ConfiguredStores {
+
+  private ConfiguredStores() {}
+
+  /** Creates a job of {@code type} that fails at once with {@code error}; returns its id. */
+  static long incident(Path config, String type, String error) {
+    ConfiguredJobStore configured = new ConfiguredJobStore();
+    configured.config = config;
+    configured.classpath = new ComponentClasspath();
+    AtomicLong id = new AtomicLong();
+    configured.use(
+        store -> {
+          id.set(store.create(NewJob.of(type, "doomed").withMaxRetries(0)));
+          NodeLease lease = store.register("test-node", Duration.ofMinutes(1));
+          if (store.claim(lease, Set.of(type), 100).stream().noneMatch(j -> j.id() == id.get())) {
+            throw new AssertionError("job " + id + " could not be claimed to fail it");
+          }
+          store.fail(lease, id.get(), error, Instant.now());
+          store.deregister(lease);
+          return ExitCodes.OK;
+        });
+    return id.get();
+  }
+}

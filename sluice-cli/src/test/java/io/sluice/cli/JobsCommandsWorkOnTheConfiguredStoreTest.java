@@ -1,0 +1,212 @@
+package io.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sluice jobs commands in-process, on the embedded SQLite store of a configuration file. */
+class JobsCommandsWorkOnTheConfiguredStoreTest {
+
+  @TempDir Path work;
+
+  private String config;
+
+  @BeforeEach
+  void writeTheConfiguration() throws Exception {
+    Path file = work.resolve("app.yaml");
+    Files.writeString(
+        file,
+        """
+        sluice:
+          store: { dataDir: data }
+          jobs:
+            priorityAging: 1s
+            handlers:
+              send: { flow: send }
+        flows:
+          - name: send
+        """);
+    config = file.toString();
+  }
+
+  private CliRun jobs(String... args) {
+    String[] line = new String[args.length + 2];
+    line[0] = "jobs";
+    line[1] = args[0];
+    line[2] = config;
+    System.arraycopy(args, 1, line, 3, args.length - 1);
+    return CliRun.of(line);
+  }
+
+  private static CliRun ok(CliRun run) {
+    assertThat(run.exitCode()).as("exit code; err: %s", run.err()).isZero();
+    return run;
+  }
+
+  @Test
+  void createdJobsAreListedAsAnAlignedTableAPageAtATime() {
+    assertThat(ok(jobs("create", "--type", "send", "--payload", "INV-1")).out())
+        .startsWith("created job 1 (send): due 20");
+    assertThat(
+            ok(jobs(
+                    "create",
+                    "--type",
+                    "report",
+                    "--payload",
+                    "r",
+                    "--due",
+                    "+1h",
+                    "--priority",
+                    "5"))
+                .out())
+        .startsWith("created job 2 (report): due 20");
+
+    List<String> lines = ok(jobs("list")).out().lines().toList();
+    assertThat(lines).hasSize(4);
+    assertThat(lines.get(0)).startsWith("ID  TYPE    STATE    PRIORITY  ATTEMPTS  RETRIES  DETAIL");
+    assertThat(lines.get(1)).startsWith("1   send    waiting  0         0         3        due 20");
+    assertThat(lines.get(2)).startsWith("2   report  waiting  5         0         3        due 20");
+    assertThat(lines.get(3)).isEqualTo("2 job(s)");
+
+    assertThat(ok(jobs("list", "--type", "report", "--state", "waiting")).out())
+        .contains("report")
+        .doesNotContain("send")
+        .endsWith("1 job(s)" + System.lineSeparator());
+    assertThat(ok(jobs("list", "--limit", "1")).out())
+        .contains("1   send")
+        .contains("more may follow: add --after 1 for the next page");
+    assertThat(ok(jobs("list", "--limit", "1", "--after", "1")).out()).contains("2   report");
+    assertThat(ok(jobs("list", "--state", "running")).out())
+        .isEqualTo("0 job(s)" + System.lineSeparator());
+  }
+
+  @Test
+  void showGivesEveryFieldOfOneJob() {
+    ok(
+        jobs(
+            "create",
+            "--type",
+            "send",
+            "--payload",
+            "x",
+            "--due",
+            "2030-01-31T08:00:00Z",
+            "--key",
+            "inv-9"));
+
+    assertThat(ok(jobs("show", "1")).out())
+        .contains("id:           1")
+        .contains("type:         send")
+        .contains("state:        waiting")
+        .contains("due:          2030-01-31T08:00:00Z")
+        .contains("retries left: 3")
+        .contains("unique key:   inv-9")
+        .contains("last error:   -");
+    assertThat(ok(jobs("create", "--type", "send", "--payload", "y", "--key", "inv-9")).out())
+        .as("a second job with the key is not created")
+        .startsWith("job 1 (send) holds key 'inv-9': due 2030-01-31T08:00:00Z");
+  }
+
+  @Test
+  void statsCountEachTypeAndTheTotal() {
+    assertThat(ok(jobs("stats")).out()).isEqualTo("no unfinished job" + System.lineSeparator());
+    ok(jobs("create", "--type", "send", "--payload", "a"));
+    ok(jobs("create", "--type", "send", "--payload", "b", "--due", "+1h"));
+    ok(jobs("create", "--type", "report", "--payload", "c", "--due", "2020-01-01T00:00:00Z"));
+    ConfiguredStores.incident(Path.of(config), "send", "boom");
+
+    List<String> lines = ok(jobs("stats")).out().lines().toList();
+    assertThat(lines).hasSize(4);
+    assertThat(lines.get(0))
+        .isEqualTo("TYPE    WAITING  DUE NOW  RUNNING  INCIDENTS  OLDEST DUE WAITED");
+    assertThat(lines.get(1))
+        .matches("report  1        1        0        0          [0-9]+d [0-9]+h");
+    assertThat(lines.get(2)).matches("send    2        1        0        1          [0-9]+s");
+    assertThat(lines.get(3))
+        .matches("total   3        2        0        1          [0-9]+d [0-9]+h");
+  }
+
+  @Test
+  void incidentsAreListedWithTheirErrorAndRetriedWithFreshRetries() {
+    long incident =
+        ConfiguredStores.incident(
+            Path.of(config), "send", "SMTP 550: mailbox full\n\tat Mailer.send");
+
+    List<String> lines = ok(jobs("incidents")).out().lines().toList();
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0)).matches("ID  TYPE  ATTEMPTS  CREATED +ERROR");
+    assertThat(lines.get(1))
+        .matches(incident + "   send  1         20[0-9-]+T[0-9:]+Z  SMTP 550: mailbox full");
+    assertThat(lines.get(2)).isEqualTo("1 incident(s)");
+    assertThat(ok(jobs("show", String.valueOf(incident))).out())
+        .contains("state:        incident")
+        .contains("last error:   SMTP 550: mailbox full\n\tat Mailer.send");
+
+    assertThat(ok(jobs("retry", String.valueOf(incident), "--retries", "5")).out())
+        .isEqualTo(
+            "job "
+                + incident
+                + " (send) waits again, due now, with 5 retries"
+                + System.lineSeparator());
+    assertThat(ok(jobs("show", String.valueOf(incident))).out())
+        .contains("state:        waiting")
+        .contains("retries left: 5");
+    assertThat(ok(jobs("incidents")).out()).isEqualTo("0 incident(s)" + System.lineSeparator());
+  }
+
+  @Test
+  void anUnknownIdOrAJobThatIsNotAnIncidentFailsWithExitOneAndSaysWhy() {
+    ok(jobs("create", "--type", "send", "--payload", "a"));
+
+    CliRun unknown = jobs("show", "42");
+    assertThat(unknown.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(unknown.err()).contains("no unfinished job has id 42").contains("sluice jobs list");
+
+    CliRun notAnIncident = jobs("retry", "1", "42");
+    assertThat(notAnIncident.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(notAnIncident.err())
+        .contains("job 1 (send) is not an incident, it is waiting; only incidents are retried")
+        .contains("no unfinished job has id 42");
+    assertThat(ok(jobs("show", "1")).out()).contains("retries left: 3");
+  }
+
+  @Test
+  void badArgumentsAreRefusedWithExitTwoNamingTheRule() throws Exception {
+    CliRun badType = jobs("create", "--type", "send mail", "--payload", "a");
+    assertThat(badType.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(badType.err()).contains("job type 'send mail' must be 1 to 200 letters");
+
+    CliRun badDue = jobs("create", "--type", "send", "--payload", "a", "--due", "soon");
+    assertThat(badDue.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(badDue.err()).contains("'soon' is neither an ISO-8601 instant");
+
+    CliRun badPriority = jobs("create", "--type", "send", "--payload", "a", "--priority", "101");
+    assertThat(badPriority.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(badPriority.err()).contains("priority must be from 0 to 100, was 101");
+
+    CliRun badLimit = jobs("list", "--limit", "0");
+    assertThat(badLimit.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(badLimit.err()).contains("--limit must be at least 1, was 0");
+
+    Path memory = work.resolve("memory.yaml");
+    Files.writeString(memory, "sluice: { store: { type: memory } }\nflows: [ { name: a } ]\n");
+    CliRun noStore = CliRun.of("jobs", "stats", memory.toString());
+    assertThat(noStore.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(noStore.err()).contains("sluice.store.type").contains("keeps no jobs");
+  }
+
+  @Test
+  void everyJobsCommandHasHelp() {
+    for (String command : new String[] {"list", "show", "incidents", "retry", "stats", "create"}) {
+      CliRun run = CliRun.of("jobs", command, "--help");
+      assertThat(run.exitCode()).as(command).isZero();
+      assertThat(run.out()).as(command).contains("Usage: sluice jobs " + command + " ");
+    }
+    assertThat(CliRun.of("jobs").out()).contains("list").contains("incidents").contains("retry");
+  }
+}

@@ -1,0 +1,12 @@
+package io.sluice.config;
+
+import io.sluice.core.Application;
+
+/**
+ * A configuration file as {@link ConfigLoader#read} found it: the application it describes, to
+ * build, and its jobs ({@code sluice.jobs:}), which run beside the application on its storage.
+ *
+ * @param application the application's builder: flows, storage, serialization
+ * @param jobs the job executor node's settings and handlers (the defaults and none when absent)
+ */
+public record Configuration(Application.Builder application, JobsConfig jobs) {}

@@ -1,0 +1,69 @@
+package io.sluice.jobs.internal;
+
+import io.sluice.core.store.JobInfo;
+import io.sluice.core.store.JobQuery;
+import io.sluice.core.store.JobTypeStats;
+import io.sluice.jdbc.JdbcAccess;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The job store's listings for operators (the {@code sluice jobs} commands): jobs by state, type
+ * and id page, and counts per type. Apart from {@link JdbcJobStore} because nothing on an executor
+ * node's path uses them; the same SQL serves SQLite and PostgreSQL. Both read on a read connection;
+ * the counts scan the unfinished jobs, which is fine for a command and not meant for a hot loop.
+ */
+final class JobListing {
+
+  private static final String STATS =
+      "SELECT type, SUM(CASE WHEN state = 0 THEN 1 ELSE 0 END),"
+          + " SUM(CASE WHEN state = 0 AND due_at <= ? THEN 1 ELSE 0 END),"
+          + " SUM(CASE WHEN state = 1 THEN 1 ELSE 0 END),"
+          + " SUM(CASE WHEN state = 2 THEN 1 ELSE 0 END),"
+          + " MIN(CASE WHEN state = 0 AND due_at <= ? THEN due_at END)"
+          + " FROM sluice_job GROUP BY type ORDER BY type";
+
+  private final JdbcAccess db;
+
+  JobListing(JdbcAccess db) {
+    this.db = db;
+  }
+
+  List<JobInfo> list(JobQuery query) {
+    StringBuilder sql = new StringBuilder(JobSql.SELECT_JOB).append(" WHERE j.id > ?");
+    List<Object> parameters = new ArrayList<>();
+    parameters.add(query.afterId());
+    if (query.state() != null) {
+      sql.append(" AND j.state = ").append(state(query.state()));
+    }
+    if (query.type() != null) {
+      sql.append(" AND j.type = ?");
+      parameters.add(query.type());
+    }
+    sql.append(" ORDER BY j.id LIMIT ?");
+    parameters.add(query.max());
+    return db.query("list jobs", sql.toString(), JdbcJobStore::info, parameters.toArray());
+  }
+
+  List<JobTypeStats> stats(long now) {
+    return db.query("count the jobs per type", STATS, JobListing::stats, now, now);
+  }
+
+  private static JobTypeStats stats(ResultSet rs) throws SQLException {
+    long oldest = rs.getLong(6);
+    Instant oldestDue = rs.wasNull() ? null : Instant.ofEpochMilli(oldest);
+    return new JobTypeStats(
+        rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), oldestDue);
+  }
+
+  private static int state(JobQuery.State state) {
+    return switch (state) {
+      case WAITING -> JobSql.WAITING;
+      case RUNNING -> JobSql.RUNNING;
+      case INCIDENT -> JobSql.INCIDENT;
+    };
+  }
+}

@@ -438,11 +438,12 @@ public final class JobNode implements AutoCloseable {
     metrics.incidents.increment();
     LOG.warn(
         "Job {} of type '{}' is an incident after {} attempt(s): {}. Retry it once the cause is"
-            + " fixed (JobStore.retry)",
+            + " fixed: sluice jobs retry <config> {} (or JobStore.retry)",
         job.id(),
         job.type(),
         job.attempt(),
-        error);
+        error,
+        job.id());
   }
 
   /**

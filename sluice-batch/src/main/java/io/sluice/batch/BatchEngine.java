@@ -162,17 +162,20 @@ public final class BatchEngine {
         .name("sluice-batch-" + job.name() + "-" + id)
         .start(
             () -> {
+              BatchResult done;
               try {
-                BatchResult done = run.run();
-                try {
-                  job.onComplete().accept(done);
-                } finally {
-                  result.complete(done);
-                }
+                done = run.run();
               } catch (RuntimeException | Error e) {
-                result.completeExceptionally(e);
-              } finally {
                 running.remove(id);
+                result.completeExceptionally(e);
+                return;
+              }
+              // No longer running before anyone hears of the result: a rerun resumes it.
+              running.remove(id);
+              try {
+                job.onComplete().accept(done);
+              } finally {
+                result.complete(done);
               }
             });
     return new Execution() {

@@ -95,6 +95,7 @@ public final class BatchJob {
     for (BatchStep step : steps) {
       text.append('|').append(step.name()).append(':').append(step.accept());
       text.append(':').append(step.acceptExpression());
+      text.append(':').append(step.aggregator() == null ? "-" : step.aggregator().size());
     }
     try {
       byte[] hash =

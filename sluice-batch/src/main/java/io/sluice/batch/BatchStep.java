@@ -20,12 +20,14 @@ public final class BatchStep {
   private final AcceptPolicy accept;
   private final Expression acceptExpression;
   private final List<Processor> processors;
+  private final Aggregator aggregator;
 
   private BatchStep(Builder builder, Expression expression) {
     this.name = builder.name;
     this.accept = builder.accept;
     this.acceptExpression = expression;
     this.processors = List.copyOf(builder.processors);
+    this.aggregator = builder.aggregator;
   }
 
   /** A builder of the step named {@code name}. */
@@ -51,6 +53,11 @@ public final class BatchStep {
   /** The processors a taken record goes through. */
   public List<Processor> processors() {
     return processors;
+  }
+
+  /** The aggregator after the processors, or null when there is none. */
+  public Aggregator aggregator() {
+    return aggregator;
   }
 
   /**
@@ -85,7 +92,9 @@ public final class BatchStep {
         + (acceptExpression == null ? "" : " when " + acceptExpression.text())
         + ", "
         + processors.size()
-        + " processor(s))";
+        + " processor(s)"
+        + (aggregator == null ? "" : ", " + aggregator)
+        + ")";
   }
 
   /** Builds a {@link BatchStep}; {@link #build()} checks every rule. */
@@ -94,6 +103,7 @@ public final class BatchStep {
     private AcceptPolicy accept = AcceptPolicy.NO_FAILURES;
     private String acceptExpression;
     private final List<Processor> processors = new ArrayList<>();
+    private Aggregator aggregator;
 
     private Builder(String name) {
       this.name = name;
@@ -114,6 +124,12 @@ public final class BatchStep {
     /** Adds a processor after those added before. */
     public Builder processor(Processor value) {
       processors.add(value);
+      return this;
+    }
+
+    /** Groups the processed records for a sink ({@link Aggregator}); none unless set. */
+    public Builder aggregator(Aggregator value) {
+      this.aggregator = value;
       return this;
     }
 

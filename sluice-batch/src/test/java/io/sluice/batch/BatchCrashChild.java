@@ -27,7 +27,8 @@ public final class BatchCrashChild {
 
   /**
    * 200,000 numbers: "double" fails those ending in 7 (a tenth), "report" takes only the failed
-   * ones, "evens" takes the doubled numbers divisible by 4.
+   * ones, "evens" takes the doubled numbers divisible by 4 and hands them to a sink in groups of
+   * 40.
    */
   static BatchJob job() {
     return BatchJob.builder("crash")
@@ -57,6 +58,7 @@ public final class BatchCrashChild {
                 .processor(
                     Processor.of(
                         ProcessingType.CPU_LITE, m -> m.withPayload((Long) m.payload() + 1)))
+                .aggregator(Aggregator.size(40, Processor.of(ProcessingType.CPU_LITE, m -> m)))
                 .build())
         .build();
   }

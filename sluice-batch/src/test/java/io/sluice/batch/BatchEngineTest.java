@@ -16,7 +16,9 @@ import io.sluice.core.store.StorageConfig;
 import io.sluice.jdbc.SqliteStorageFactory;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -173,6 +175,100 @@ class BatchEngineTest {
             Map.entry("watch", new StepCounts(3000, 0, 0)),
             Map.entry("double", new StepCounts(3000, 0, 0)));
     assertThat(seen).as("no record ran a step twice after a graceful stop").hasValue(3000);
+  }
+
+  /** A sink that keeps every group it is handed (payloads), failing groups {@code fails} picks. */
+  private static final class GroupSink implements Processor {
+    final List<List<Object>> groups = new CopyOnWriteArrayList<>();
+    final java.util.function.Predicate<List<?>> fails;
+
+    GroupSink(java.util.function.Predicate<List<?>> fails) {
+      this.fails = fails;
+    }
+
+    @Override
+    public Message process(Message message) {
+      List<?> group = (List<?>) message.payload();
+      assertThat((List<?>) message.variable("positions")).hasSameSizeAs(group);
+      if (fails.test(group)) {
+        throw new IllegalStateException("the database refused the group");
+      }
+      groups.add(List.copyOf(group));
+      return message;
+    }
+
+    @Override
+    public ProcessingType processingType() {
+      return ProcessingType.CPU_LITE;
+    }
+  }
+
+  @Test
+  void anAggregatorHandsTheSinkGroupsOfItsSizeAndEachProcessedRecordOnce() {
+    GroupSink sink = new GroupSink(group -> false);
+    BatchJob job =
+        numbers(1000)
+            .maxFailedRecords(BatchJob.UNLIMITED)
+            .step(
+                BatchStep.builder("double")
+                    .processor(doubler(true))
+                    .aggregator(Aggregator.size(30, sink))
+                    .build())
+            .build();
+
+    BatchResult result = engine.start(job).result().join();
+
+    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(result.processed()).isEqualTo(1000);
+    List<Object> handed = sink.groups.stream().flatMap(List::stream).toList();
+    assertThat(handed).hasSize(900).doesNotHaveDuplicates();
+    assertThat(handed).allMatch(n -> (Long) n % 2 == 0);
+    assertThat(sink.groups).filteredOn(g -> g.size() != 30).hasSizeLessThanOrEqualTo(1);
+    assertThat(sink.groups).hasSize(30); // 900 records in groups of 30
+  }
+
+  @Test
+  void aStreamingAggregatorHandsOverEachBlockAsItComes() {
+    GroupSink sink = new GroupSink(group -> false);
+    BatchJob job =
+        numbers(1000)
+            .step(
+                BatchStep.builder("double")
+                    .processor(doubler(false))
+                    .aggregator(Aggregator.streaming(sink))
+                    .build())
+            .build();
+
+    BatchResult result = engine.start(job).result().join();
+
+    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(sink.groups.stream().mapToInt(List::size).sum()).isEqualTo(1000);
+    assertThat(sink.groups).allMatch(g -> g.size() <= 50);
+  }
+
+  @Test
+  void aGroupTheSinkFailsFailsItsRecordsAtTheStepAndTheJobGoesOn() {
+    GroupSink sink = new GroupSink(group -> group.contains(40L));
+    BatchJob job =
+        numbers(200)
+            .maxFailedRecords(BatchJob.UNLIMITED)
+            .step(
+                BatchStep.builder("double")
+                    .processor(doubler(false))
+                    .aggregator(Aggregator.size(25, sink))
+                    .build())
+            .build();
+
+    BatchResult result = engine.start(job).result().join();
+
+    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(result.failed()).isEqualTo(25);
+    assertThat(result.successful()).isEqualTo(175);
+    assertThat(result.steps()).containsEntry("double", new StepCounts(200, 25, 0));
+    assertThat(result.failures().getFirst().error())
+        .isEqualTo(
+            "the aggregator's sink failed: IllegalStateException: the database refused the group");
+    assertThat(sink.groups.stream().mapToInt(List::size).sum()).isEqualTo(175);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.sluice.batch.internal;
 
+import io.sluice.batch.Aggregator;
 import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchResult;
@@ -12,11 +13,15 @@ import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -24,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -55,7 +61,62 @@ public final class BatchRun {
   private final AtomicLong failed = new AtomicLong();
   private final List<BatchRecord> samples = Collections.synchronizedList(new ArrayList<>());
   private final AtomicReference<String> error = new AtomicReference<>();
+  private final Map<Integer, Aggregation> aggregations = new HashMap<>();
+  private final AtomicInteger active = new AtomicInteger();
+  private final AtomicInteger groupsInFlight = new AtomicInteger();
   private volatile boolean stopping;
+  private volatile boolean loaderDone;
+
+  /** A block in flight, and whether it holds one of the places ({@link #slots}). */
+  private static final class Flight {
+    BlockStore.Block block;
+    boolean holdsSlot = true;
+
+    Flight(BlockStore.Block block) {
+      this.block = block;
+    }
+  }
+
+  /**
+   * A block whose step is done but whose records wait for the step's aggregator: it moves on once
+   * the sink took every one of them.
+   */
+  private static final class Parked {
+    final Flight flight;
+    final int step;
+    final List<BatchRecord> after;
+    long processed;
+    long failed;
+    final long skipped;
+    long newlyFailed;
+    int waiting;
+
+    Parked(Flight flight, int step, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
+      this.flight = flight;
+      this.step = step;
+      this.after = after;
+      this.processed = counts.processed();
+      this.failed = counts.failed();
+      this.skipped = counts.skipped();
+      this.newlyFailed = newlyFailed;
+    }
+  }
+
+  /** One record of a parked block, waiting for a group. */
+  private record Item(Parked parked, int index) {}
+
+  /** A step's aggregator: the records waiting for a group, and the blocks they belong to. */
+  private static final class Aggregation {
+    final String flow;
+    final Aggregator aggregator;
+    final ArrayDeque<Item> waiting = new ArrayDeque<>();
+    final Set<Parked> parked = new LinkedHashSet<>();
+
+    Aggregation(String flow, Aggregator aggregator) {
+      this.flow = flow;
+      this.aggregator = aggregator;
+    }
+  }
 
   /**
    * A run of {@code instance} of {@code job}, whose step flows run in an application on the same
@@ -78,6 +139,12 @@ public final class BatchRun {
         Flow.Builder flow = Flow.builder(name).strategy(job.strategy());
         step.processors().forEach(flow::processor);
         app.flow(flow.build());
+      }
+      if (step.aggregator() != null) {
+        Flow.Builder sink = Flow.builder(name + ".sink").strategy(job.strategy());
+        step.aggregator().sink().forEach(sink::processor);
+        app.flow(sink.build());
+        aggregations.put(i, new Aggregation(name + ".sink", step.aggregator()));
       }
     }
     this.application = app.build();
@@ -124,10 +191,13 @@ public final class BatchRun {
       if (!at.inputDone()) {
         load(at.inputPosition());
       }
-      inFlight.arriveAndAwaitAdvance();
     } catch (RuntimeException e) {
       error.compareAndSet(null, e.getMessage());
       stopping = true;
+    }
+    try {
+      loaderDone = true;
+      maybeFinish();
       inFlight.arriveAndAwaitAdvance();
     } finally {
       movers.shutdown();
@@ -194,12 +264,14 @@ public final class BatchRun {
       return;
     }
     inFlight.register();
-    runStep(block);
+    active.incrementAndGet();
+    runStep(new Flight(block));
   }
 
-  private void runStep(BlockStore.Block block) {
+  private void runStep(Flight flight) {
+    BlockStore.Block block = flight.block;
     if (!mayDispatch() || block.step() >= job.steps().size()) {
-      leave();
+      leave(flight);
       return;
     }
     BatchStep step = job.steps().get(block.step());
@@ -224,28 +296,31 @@ public final class BatchRun {
     CompletableFuture.allOf(sent.stream().filter(f -> f != null).toArray(CompletableFuture[]::new))
         .handleAsync(
             (ignored, failure) -> {
-              move(block, step, taken, refused, sent);
+              stepDone(flight, step, taken, refused, sent);
               return null;
             },
             movers)
-        .exceptionally(
-            e -> {
-              error.compareAndSet(null, describe(e));
-              stopping = true;
-              leave();
-              return null;
-            });
+        .exceptionally(e -> failed(flight, e));
   }
 
-  /** The block's step is done: its records and counts are committed, and it goes on or leaves. */
-  private void move(
-      BlockStore.Block block,
+  /** The run cannot go on (the storage failed): nothing more is dispatched. */
+  private Void failed(Flight flight, Throwable e) {
+    error.compareAndSet(null, describe(e));
+    stopping = true;
+    leave(flight);
+    return null;
+  }
+
+  /** The block's records are through the step's processors: on to the aggregator, or commit. */
+  private void stepDone(
+      Flight flight,
       BatchStep step,
       boolean[] taken,
       String[] refused,
       List<CompletableFuture<Message>> sent) {
-    List<BatchRecord> before = block.records();
+    List<BatchRecord> before = flight.block.records();
     List<BatchRecord> after = new ArrayList<>(before.size());
+    List<Integer> aggregated = new ArrayList<>();
     long processed = 0;
     long stepFailed = 0;
     long newlyFailed = 0;
@@ -272,24 +347,188 @@ public final class BatchRun {
         }
         result = record.failedAt(step.name(), why);
         sample(result);
+      } else {
+        aggregated.add(i);
       }
       after.add(result);
     }
-    boolean last = block.step() == job.steps().size() - 1;
     StepCounts counts = new StepCounts(processed, stepFailed, before.size() - processed);
+    int index = flight.block.step();
+    Aggregation aggregation = aggregations.get(index);
+    if (aggregation == null || aggregated.isEmpty()) {
+      commit(flight, after, counts, newlyFailed);
+      return;
+    }
+    park(flight, aggregation, new Parked(flight, index, after, counts, newlyFailed), aggregated);
+  }
+
+  /** Commits the block's step and sends it on to the next step, or out. */
+  private void commit(Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
+    BlockStore.Block block = flight.block;
+    boolean last = block.step() == job.steps().size() - 1;
     if (store.advance(instance, block.number(), block.step(), last, after, counts, newlyFailed)) {
       failed.addAndGet(newlyFailed);
     }
     if (last) {
-      leave();
+      leave(flight);
     } else {
-      runStep(new BlockStore.Block(instance, block.number(), block.step() + 1, after));
+      flight.block = new BlockStore.Block(instance, block.number(), block.step() + 1, after);
+      runStep(flight);
     }
   }
 
-  private void leave() {
-    slots.release();
+  /**
+   * Puts the block's processed records in the aggregator's queue and lets go of its place, so other
+   * blocks fill the group; groups that are full go to the sink.
+   */
+  private void park(Flight flight, Aggregation aggregation, Parked parked, List<Integer> records) {
+    synchronized (aggregation) {
+      parked.waiting = records.size();
+      aggregation.parked.add(parked);
+      records.forEach(i -> aggregation.waiting.add(new Item(parked, i)));
+    }
+    if (flight.holdsSlot) {
+      flight.holdsSlot = false;
+      slots.release();
+    }
+    active.decrementAndGet();
+    group(aggregation, false);
+    maybeFinish();
+  }
+
+  /** Sends the aggregator's full groups (and, when {@code all}, what is left) to its sink. */
+  private void group(Aggregation aggregation, boolean all) {
+    while (true) {
+      List<Item> group = new ArrayList<>();
+      synchronized (aggregation) {
+        int size =
+            aggregation.aggregator.streaming() ? Integer.MAX_VALUE : aggregation.aggregator.size();
+        boolean ready =
+            aggregation.aggregator.streaming()
+                ? !aggregation.waiting.isEmpty()
+                : aggregation.waiting.size() >= size || (all && !aggregation.waiting.isEmpty());
+        if (!ready) {
+          return;
+        }
+        while (group.size() < size && !aggregation.waiting.isEmpty()) {
+          group.add(aggregation.waiting.poll());
+        }
+      }
+      List<Object> payloads = new ArrayList<>(group.size());
+      List<Long> positions = new ArrayList<>(group.size());
+      for (Item item : group) {
+        BatchRecord record = item.parked().after.get(item.index());
+        payloads.add(record.payload());
+        positions.add(record.position());
+      }
+      groupsInFlight.incrementAndGet();
+      application
+          .send(
+              aggregation.flow,
+              Message.of(payloads)
+                  .withVariable("instance", instance)
+                  .withVariable("positions", positions))
+          .handleAsync(
+              (ignored, failure) -> {
+                taken(aggregation, group, failure);
+                return null;
+              },
+              movers)
+          .exceptionally(
+              e -> {
+                error.compareAndSet(null, describe(e));
+                stopping = true;
+                groupsInFlight.decrementAndGet();
+                maybeFinish();
+                return null;
+              });
+    }
+  }
+
+  /** The sink took (or failed) a group: blocks with no record left waiting move on. */
+  private void taken(Aggregation aggregation, List<Item> group, Throwable failure) {
+    List<Parked> done = new ArrayList<>();
+    synchronized (aggregation) {
+      for (Item item : group) {
+        Parked parked = item.parked();
+        if (failure != null) {
+          BatchRecord record = parked.after.get(item.index());
+          String step = job.steps().get(parked.step).name();
+          BatchRecord failedRecord =
+              record.failedAt(step, "the aggregator's sink failed: " + describe(failure));
+          parked.after.set(item.index(), failedRecord);
+          parked.failed++;
+          if (!record.failed()) {
+            parked.newlyFailed++;
+          }
+          sample(failedRecord);
+        }
+        if (--parked.waiting == 0) {
+          aggregation.parked.remove(parked);
+          done.add(parked);
+        }
+      }
+    }
+    for (Parked parked : done) {
+      active.incrementAndGet();
+      commit(
+          parked.flight,
+          parked.after,
+          new StepCounts(parked.processed, parked.failed, parked.skipped),
+          parked.newlyFailed);
+    }
+    groupsInFlight.decrementAndGet();
+    maybeFinish();
+  }
+
+  /**
+   * When nothing moves any more (the input is read, no block is at work, no group at the sink):
+   * hands the aggregators' last partial groups to their sinks, first step first; or, when the run
+   * stops, lets the parked blocks go unmoved (a resumed run takes them from their step, and hands
+   * their records to the sink again: at least once).
+   */
+  private synchronized void maybeFinish() {
+    if (!loaderDone || active.get() > 0 || groupsInFlight.get() > 0) {
+      return;
+    }
+    for (int step = 0; step < job.steps().size(); step++) {
+      Aggregation aggregation = aggregations.get(step);
+      if (aggregation == null) {
+        continue;
+      }
+      List<Parked> left;
+      synchronized (aggregation) {
+        if (aggregation.parked.isEmpty()) {
+          continue;
+        }
+        left = List.copyOf(aggregation.parked);
+        if (mayDispatch()) {
+          left = List.of();
+        } else {
+          aggregation.parked.clear();
+          aggregation.waiting.clear();
+        }
+      }
+      if (left.isEmpty()) {
+        group(aggregation, true);
+        return;
+      }
+      left.forEach(parked -> abandon(parked.flight));
+    }
+  }
+
+  private void abandon(Flight flight) {
+    if (flight.holdsSlot) {
+      flight.holdsSlot = false;
+      slots.release();
+    }
     inFlight.arriveAndDeregister();
+  }
+
+  private void leave(Flight flight) {
+    active.decrementAndGet();
+    abandon(flight);
+    maybeFinish();
   }
 
   private void sample(BatchRecord record) {

@@ -35,6 +35,9 @@ public final class BatchEngine {
 
     /** Asks it to stop: blocks in flight finish their step, nothing more is dispatched. */
     void stop();
+
+    /** Where it is now: counts so far, rate, and the time left when the input's size is known. */
+    BatchProgress progress();
   }
 
   private final Application application;
@@ -192,6 +195,11 @@ public final class BatchEngine {
       @Override
       public void stop() {
         run.stop();
+      }
+
+      @Override
+      public BatchProgress progress() {
+        return run.progress();
       }
     };
   }

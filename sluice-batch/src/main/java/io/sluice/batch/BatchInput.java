@@ -5,6 +5,7 @@ import io.sluice.batch.internal.GeneratorInput;
 import io.sluice.batch.internal.JsonLinesInput;
 import io.sluice.core.store.Require;
 import java.nio.file.Path;
+import java.util.OptionalLong;
 import java.util.function.LongFunction;
 
 /**
@@ -31,6 +32,11 @@ public interface BatchInput {
 
   /** What the input reads, for messages and the instance list (a path, a generator). */
   String describe();
+
+  /** How many records the input holds, when it knows without reading them (a generator). */
+  default OptionalLong expectedRecords() {
+    return OptionalLong.empty();
+  }
 
   /**
    * Opens the input after its first {@code position} records; a {@link BatchInputException} naming

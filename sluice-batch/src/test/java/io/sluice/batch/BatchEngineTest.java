@@ -97,8 +97,15 @@ class BatchEngineTest {
                     .build())
             .build();
 
-    BatchResult result = engine.start(job).result().join();
+    BatchEngine.Execution execution = engine.start(job);
+    BatchResult result = execution.result().join();
 
+    BatchProgress progress = execution.progress();
+    assertThat(progress.loaded()).isEqualTo(1000);
+    assertThat(progress.processed()).isEqualTo(1000);
+    assertThat(progress.failed()).isEqualTo(100);
+    assertThat(progress.expected()).hasValue(1000);
+    assertThat(progress.eta()).hasValue(java.time.Duration.ZERO);
     assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
     assertThat(result.loaded()).isEqualTo(1000);
     assertThat(result.processed()).isEqualTo(1000);

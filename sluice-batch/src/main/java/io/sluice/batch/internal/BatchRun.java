@@ -2,6 +2,7 @@ package io.sluice.batch.internal;
 
 import io.sluice.batch.Aggregator;
 import io.sluice.batch.BatchJob;
+import io.sluice.batch.BatchProgress;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchResult;
 import io.sluice.batch.BatchState;
@@ -66,6 +67,10 @@ public final class BatchRun {
   private final AtomicInteger groupsInFlight = new AtomicInteger();
   private volatile boolean stopping;
   private volatile boolean loaderDone;
+  private final AtomicLong loaded = new AtomicLong();
+  private final AtomicLong processed = new AtomicLong();
+  private final AtomicLong processedThisRun = new AtomicLong();
+  private volatile long startedNanos = System.nanoTime();
 
   /** A block in flight, and whether it holds one of the places ({@link #slots}). */
   private static final class Flight {
@@ -175,6 +180,17 @@ public final class BatchRun {
     };
   }
 
+  /** Where the run is now. */
+  public BatchProgress progress() {
+    return new BatchProgress(
+        loaded.get(),
+        processed.get(),
+        failed.get(),
+        job.input().expectedRecords(),
+        Duration.ofNanos(System.nanoTime() - startedNanos),
+        processedThisRun.get());
+  }
+
   /** Asks the run to stop: no block is dispatched to a step any more; those in flight finish. */
   public void stop() {
     stopping = true;
@@ -183,10 +199,13 @@ public final class BatchRun {
   /** Runs to the end (completed, failed or stopped) and returns the result. */
   public BatchResult run() {
     long started = System.nanoTime();
+    startedNanos = started;
     application.start();
     try {
       BlockStore.Instance at = store.find(instance).orElseThrow();
       failed.set(at.failed());
+      loaded.set(at.loaded());
+      processed.set(at.processed());
       resumeBlocks();
       if (!at.inputDone()) {
         load(at.inputPosition());
@@ -239,8 +258,10 @@ public final class BatchRun {
         }
         long number = next;
         next = reader.position();
-        store.load(instance, number, records, next, unreadable);
-        failed.addAndGet(unreadable);
+        if (store.load(instance, number, records, next, unreadable)) {
+          loaded.addAndGet(records.size());
+          failed.addAndGet(unreadable);
+        }
         dispatch(new BlockStore.Block(instance, number, 0, records));
       }
     }
@@ -368,6 +389,10 @@ public final class BatchRun {
     boolean last = block.step() == job.steps().size() - 1;
     if (store.advance(instance, block.number(), block.step(), last, after, counts, newlyFailed)) {
       failed.addAndGet(newlyFailed);
+      if (last) {
+        processed.addAndGet(after.size());
+        processedThisRun.addAndGet(after.size());
+      }
     }
     if (last) {
       leave(flight);

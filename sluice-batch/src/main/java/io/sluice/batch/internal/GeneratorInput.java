@@ -2,6 +2,7 @@ package io.sluice.batch.internal;
 
 import io.sluice.batch.BatchInput;
 import io.sluice.batch.BatchRecord;
+import java.util.OptionalLong;
 import java.util.function.LongFunction;
 
 /** {@code count} generated records; position i is the record of index i − 1. */
@@ -22,6 +23,11 @@ public final class GeneratorInput implements BatchInput {
   @Override
   public String describe() {
     return "generator of " + count + " records";
+  }
+
+  @Override
+  public OptionalLong expectedRecords() {
+    return OptionalLong.of(count);
   }
 
   @Override

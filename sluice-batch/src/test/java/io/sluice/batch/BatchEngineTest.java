@@ -279,6 +279,33 @@ class BatchEngineTest {
   }
 
   @Test
+  void aThrottledCallIsMadeAgainAfterAPauseAndTheRecordSucceeds() {
+    Map<Long, AtomicLong> calls = new java.util.concurrent.ConcurrentHashMap<>();
+    BatchJob job =
+        numbers(200)
+            .step(
+                BatchStep.builder("call")
+                    .processor(
+                        m -> {
+                          long n = (Long) m.payload();
+                          if (calls.computeIfAbsent(n, k -> new AtomicLong()).incrementAndGet()
+                              <= 2) {
+                            throw new io.sluice.core.ThrottledException("429 from the service");
+                          }
+                          return m;
+                        })
+                    .build())
+            .build();
+
+    BatchResult result = engine.start(job).result().join();
+
+    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(result.failed()).isZero();
+    assertThat(result.steps()).containsEntry("call", new StepCounts(200, 0, 0));
+    assertThat(calls.values()).allMatch(c -> c.get() == 3);
+  }
+
+  @Test
   void aFixedThreadingProfileRunsTheSameJobToTheSameCounts() {
     BatchJob job =
         numbers(1000)

@@ -13,6 +13,7 @@ import io.sluice.core.Flow;
 import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
+import io.sluice.core.ThrottledException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -26,13 +27,17 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +56,12 @@ public final class BatchRun {
 
   private static final int PAGE = 256;
 
+  /** How many times a throttled call of a record is made again before the record fails. */
+  static final int THROTTLED_RETRIES = 10;
+
+  private static final long FIRST_THROTTLED_PAUSE_MILLIS = 20;
+  private static final long MAX_THROTTLED_PAUSE_MILLIS = 2_000;
+
   private final BatchJob job;
   private final BlockStore store;
   private final long instance;
@@ -67,6 +78,7 @@ public final class BatchRun {
   private final AtomicInteger groupsInFlight = new AtomicInteger();
   private volatile boolean stopping;
   private volatile boolean loaderDone;
+  private final LongAdder throttledRetries = new LongAdder();
   private final AtomicLong loaded = new AtomicLong();
   private final AtomicLong processed = new AtomicLong();
   private final AtomicLong processedThisRun = new AtomicLong();
@@ -309,7 +321,7 @@ public final class BatchRun {
         taken[i] = true;
       }
       if (taken[i] && refused[i] == null && !step.processors().isEmpty()) {
-        sent.add(application.send(flows.get(block.step()), BatchStep.message(record)));
+        sent.add(send(flows.get(block.step()), record, 0));
       } else {
         sent.add(null);
       }
@@ -322,6 +334,32 @@ public final class BatchRun {
             },
             movers)
         .exceptionally(e -> failed(flight, e));
+  }
+
+  /**
+   * Sends {@code record} through a step's flow; a call the downstream throttled (HTTP 429 or 503:
+   * it refused the call, so nothing was done) is sent again after a growing, jittered pause, up to
+   * {@link #THROTTLED_RETRIES} times, while {@code auto} lowers its limit. Only then does the
+   * record fail.
+   */
+  private CompletableFuture<Message> send(String flow, BatchRecord record, int retries) {
+    return application
+        .send(flow, BatchStep.message(record))
+        .exceptionallyCompose(
+            e -> {
+              if (!(unwrap(e) instanceof ThrottledException) || retries >= THROTTLED_RETRIES) {
+                return CompletableFuture.failedFuture(e);
+              }
+              throttledRetries.increment();
+              long pause =
+                  Math.min(MAX_THROTTLED_PAUSE_MILLIS, FIRST_THROTTLED_PAUSE_MILLIS << retries);
+              Executor later =
+                  CompletableFuture.delayedExecutor(
+                      ThreadLocalRandom.current().nextLong(pause / 2, pause + 1),
+                      TimeUnit.MILLISECONDS);
+              return CompletableFuture.supplyAsync(() -> retries + 1, later)
+                  .thenCompose(next -> send(flow, record, next));
+            });
   }
 
   /** The run cannot go on (the storage failed): nothing more is dispatched. */
@@ -637,12 +675,17 @@ public final class BatchRun {
         + (result.message() == null ? "" : "; " + result.message());
   }
 
-  private static String describe(Throwable e) {
+  private static Throwable unwrap(Throwable e) {
     Throwable cause = e;
     while ((cause instanceof CompletionException || cause instanceof ExecutionException)
         && cause.getCause() != null) {
       cause = cause.getCause();
     }
+    return cause;
+  }
+
+  private static String describe(Throwable e) {
+    Throwable cause = unwrap(e);
     return cause.getClass().getSimpleName()
         + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
   }

@@ -78,14 +78,21 @@ final class ConfiguredStorage {
    * and shutdown timeout, but none of its flows), and closes it; returns the work's exit code.
    */
   int use(String kept, Work work) {
-    Application file = durable(kept);
+    return use(durable(kept), loader(), work);
+  }
+
+  /**
+   * Opens the store of {@code file} (an application built, not started), runs {@code work} on an
+   * application that has it, and closes it; returns the work's exit code.
+   */
+  static int use(Application file, ClassLoader loader, Work work) {
     try (Storage storage =
             Storages.open(
                 file.storageConfig(),
                 file.storedValues(),
                 new SimpleMeterRegistry(),
                 Clock.systemUTC(),
-                loader());
+                loader);
         Application application =
             Application.builder()
                 .storage(storage)

@@ -7,6 +7,8 @@ import io.sluice.batch.BatchInput;
 import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchStep;
 import io.sluice.core.Application;
+import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.spi.Processor;
 import io.sluice.core.store.StorageConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -21,14 +23,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class BatchDemo {
 
-  /** Every this many lines, one lacks its last two fields. */
-  static final long SHORT_LINE_EVERY = 100_000;
-
-  /** Every this many lines (but the short ones), one has no price. */
-  static final long NO_PRICE_EVERY = 50_000;
-
-  private static final String[] CURRENCIES = {"EUR", "USD", "GBP"};
-
   private BatchDemo() {}
 
   /**
@@ -38,37 +32,18 @@ final class BatchDemo {
    */
   static BatchJob job(long records) {
     return BatchJob.builder("demo-orders")
-        .input(BatchInput.generator(records, BatchDemo::line))
+        .input(BatchInput.generator(records, DemoOrders::line))
         .blockSize(1000)
         .maxFailedRecords(1000)
         .step(
             BatchStep.builder("orders")
-                .processor(new DemoOrderCheck())
-                .processor(new DemoOrderPricing())
-                .aggregator(Aggregator.streaming(new DemoOrderTotals()))
+                .processor(Processor.of(ProcessingType.CPU_LITE, DemoOrders::check))
+                .processor(Processor.of(ProcessingType.CPU_LITE, DemoOrders::price))
+                .aggregator(
+                    Aggregator.streaming(Processor.of(ProcessingType.CPU_LITE, DemoOrders::add)))
                 .build())
         .step(BatchStep.builder("report").accept(AcceptPolicy.ONLY_FAILURES).build())
         .build();
-  }
-
-  /**
-   * Order line {@code index + 1}: {@code id,customer,quantity,unitPrice,currency}; every {@link
-   * #SHORT_LINE_EVERY}th lacks its last two fields, every {@link #NO_PRICE_EVERY}th has no price.
-   */
-  static String line(long index) {
-    long id = index + 1;
-    StringBuilder line = new StringBuilder(48);
-    line.append(id).append(",customer-").append(id % 5000).append(',').append(1 + id % 20);
-    if (id % SHORT_LINE_EVERY == 0) {
-      return line.toString();
-    }
-    line.append(',');
-    if (id % NO_PRICE_EVERY == 0) {
-      line.append("n/a");
-    } else {
-      line.append(1 + id % 999).append('.').append(10 + id % 90);
-    }
-    return line.append(',').append(CURRENCIES[(int) (id % CURRENCIES.length)]).toString();
   }
 
   /**
@@ -87,7 +62,7 @@ final class BatchDemo {
     out.println("  orders  parse and check each line, price it in euro cents; a sink adds them up");
     out.println("  report  the failed records");
     out.flush();
-    DemoOrderTotals.reset();
+    DemoOrders.reset();
     BatchConsole console = new BatchConsole(out, style);
     Application file =
         Application.builder()
@@ -107,9 +82,9 @@ final class BatchDemo {
     out.printf(
         Locale.ROOT,
         "The sink received %,d orders in %,d groups, worth EUR %,.2f%n",
-        DemoOrderTotals.ORDERS.get(),
-        DemoOrderTotals.GROUPS.get(),
-        DemoOrderTotals.CENTS.get() / 100.0);
+        DemoOrders.ORDERS.get(),
+        DemoOrders.GROUPS.get(),
+        DemoOrders.CENTS.get() / 100.0);
     if (exit == ExitCodes.STOPPED) {
       out.printf("Gave up after --timeout-seconds %d%n", timeoutSeconds);
       exit = ExitCodes.FAILED;

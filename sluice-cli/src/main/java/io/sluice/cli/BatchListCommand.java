@@ -38,14 +38,21 @@ final class BatchListCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  /**
+   * The batch instances in the store of {@code store}'s file, reached beside the process running
+   * them (see {@link BatchInstances}).
+   */
+  static BatchInstances instances(ConfiguredStorage store) {
+    var file = store.durable("batch instances");
+    return BatchInstances.open(file.storageConfig(), file.storedValues(), store.loader());
+  }
+
   @Override
   public Integer call() {
     if (limit < 1) {
       throw new ParameterException(spec.commandLine(), "--limit must be at least 1, was " + limit);
     }
-    var file = store.durable("batch instances");
-    try (BatchInstances instances =
-        BatchInstances.open(file.storageConfig(), file.storedValues(), store.loader())) {
+    try (BatchInstances instances = instances(store)) {
       List<BatchInstance> found = instances.list(job, limit);
       PrintWriter out = spec.commandLine().getOut();
       Table table =

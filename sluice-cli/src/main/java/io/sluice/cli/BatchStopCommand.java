@@ -52,9 +52,7 @@ final class BatchStopCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--wait-seconds must not be negative, was " + waitSeconds);
     }
-    var file = store.durable("batch instances");
-    try (BatchInstances instances =
-        BatchInstances.open(file.storageConfig(), file.storedValues(), store.loader())) {
+    try (BatchInstances instances = BatchListCommand.instances(store)) {
       Optional<BatchInstance> found = instances.find(id);
       if (found.isEmpty()) {
         return noSuchInstance(spec, id, instances.describe());

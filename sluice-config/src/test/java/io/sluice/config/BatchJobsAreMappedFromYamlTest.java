@@ -200,11 +200,7 @@ class BatchJobsAreMappedFromYamlTest {
   }
 
   private static String rule(String path) {
-    return Configs.problems(BROKEN).stream()
-        .filter(p -> p.path().equals(path))
-        .map(ConfigProblem::rule)
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no problem at " + path));
+    return Configs.rule(BROKEN, path);
   }
 
   @Test

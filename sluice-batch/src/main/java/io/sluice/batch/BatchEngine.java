@@ -2,6 +2,7 @@ package io.sluice.batch;
 
 import io.sluice.batch.internal.BatchRun;
 import io.sluice.batch.internal.BlockStore;
+import io.sluice.batch.internal.InstanceTable;
 import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
@@ -62,7 +63,7 @@ public final class BatchEngine {
    * the same configuration after a crash does), or starts a new one when there is none.
    */
   public Execution run(BatchJob job) {
-    Optional<BlockStore.Instance> unfinished =
+    Optional<InstanceTable.Instance> unfinished =
         store.list(job.name(), 20).stream()
             .filter(i -> i.state().resumable() && i.definition().equals(job.definition()))
             .filter(i -> !running.containsKey(i.id()))
@@ -80,7 +81,7 @@ public final class BatchEngine {
    * when there is no such unfinished instance of this job, or its steps changed since it began.
    */
   public Execution resume(long id, BatchJob job) {
-    BlockStore.Instance at =
+    InstanceTable.Instance at =
         store
             .find(id)
             .orElseThrow(() -> refused(id, "there is no batch instance " + id + " in " + where()));
@@ -139,20 +140,8 @@ public final class BatchEngine {
     return store.find(id).map(this::info);
   }
 
-  private BatchInstance info(BlockStore.Instance at) {
-    return new BatchInstance(
-        at.id(),
-        at.job(),
-        at.state(),
-        running.containsKey(at.id()),
-        at.loaded(),
-        at.processed(),
-        at.successful(),
-        at.failed(),
-        at.inputDone(),
-        java.time.Instant.ofEpochMilli(at.createdAt()),
-        java.time.Instant.ofEpochMilli(at.updatedAt()),
-        at.result());
+  private BatchInstance info(InstanceTable.Instance at) {
+    return BatchInstances.info(at, running.containsKey(at.id()));
   }
 
   private Execution execute(BatchJob job, long id) {

@@ -33,6 +33,14 @@ public interface BatchInput {
   /** What the input reads, for messages and the instance list (a path, a generator). */
   String describe();
 
+  /**
+   * What a position counts, for messages: {@code line} for a file read by lines, else {@code
+   * record}.
+   */
+  default String positionName() {
+    return "record";
+  }
+
   /** How many records the input holds, when it knows without reading them (a generator). */
   default OptionalLong expectedRecords() {
     return OptionalLong.empty();

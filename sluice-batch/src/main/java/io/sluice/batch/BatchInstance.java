@@ -9,6 +9,7 @@ import java.time.Instant;
  * @param job the job's name
  * @param state where it is
  * @param running whether it runs in this process now
+ * @param stopRequested whether it was asked to stop and its run has not answered yet
  * @param loaded records read from the input so far
  * @param processed records through every step so far
  * @param successful of those, records never failed
@@ -23,6 +24,7 @@ public record BatchInstance(
     String job,
     BatchState state,
     boolean running,
+    boolean stopRequested,
     long loaded,
     long processed,
     long successful,

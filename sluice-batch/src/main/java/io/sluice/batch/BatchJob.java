@@ -4,6 +4,7 @@ import io.sluice.core.ConfigProblems;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
+import io.sluice.core.spi.Processor;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -35,6 +36,7 @@ public final class BatchJob {
   private final long maxFailedRecords;
   private final ProcessingStrategy strategy;
   private final Consumer<BatchResult> onComplete;
+  private final List<Processor> onCompleteProcessors;
 
   private BatchJob(Builder builder) {
     this.name = builder.name;
@@ -44,6 +46,7 @@ public final class BatchJob {
     this.maxFailedRecords = builder.maxFailedRecords;
     this.strategy = builder.strategy;
     this.onComplete = builder.onComplete;
+    this.onCompleteProcessors = List.copyOf(builder.onCompleteProcessors);
   }
 
   /** A builder of the job named {@code name}. */
@@ -87,6 +90,14 @@ public final class BatchJob {
   }
 
   /**
+   * The processors the result goes through when an instance ends, as the payload of one message, in
+   * a flow of the job's strategy (before {@link #onComplete()} runs); a failure there is logged.
+   */
+  public List<Processor> onCompleteProcessors() {
+    return onCompleteProcessors;
+  }
+
+  /**
    * A fingerprint of what decides where a stored block goes: the steps' names, policies and
    * expressions, and the block size. A stopped instance resumes only with the same fingerprint.
    */
@@ -116,6 +127,7 @@ public final class BatchJob {
     private long maxFailedRecords;
     private ProcessingStrategy strategy = ProcessingStrategy.defaultStrategy();
     private Consumer<BatchResult> onComplete = result -> {};
+    private final List<Processor> onCompleteProcessors = new ArrayList<>();
     private int threads = 1;
 
     private Builder(String name) {
@@ -175,6 +187,15 @@ public final class BatchJob {
       return this;
     }
 
+    /**
+     * Adds a processor after those added before that the result goes through when an instance ends:
+     * a report, a notification ({@link BatchJob#onCompleteProcessors()}).
+     */
+    public Builder onCompleteProcessor(Processor value) {
+      onCompleteProcessors.add(value);
+      return this;
+    }
+
     /** The job; a {@link ConfigurationException} listing every broken rule. */
     public BatchJob build() {
       ConfigProblems problems = new ConfigProblems();
@@ -200,6 +221,11 @@ public final class BatchJob {
           "must be auto or synchronous (a fixed threading profile)");
       problems.check(threads >= 1, "threads", threads, "must be at least 1");
       problems.check(onComplete != null, "onComplete", null, "must not be null");
+      problems.check(
+          onCompleteProcessors.stream().allMatch(p -> p != null),
+          "onComplete",
+          null,
+          "must not contain a null processor");
       problems.throwIfAny();
       return new BatchJob(this);
     }

@@ -354,4 +354,33 @@ class BatchEngineTest {
         .hasMessageContaining("is COMPLETED");
     assertThat(unused.payload()).isEqualTo(id);
   }
+
+  @Test
+  void theOnCompleteProcessorsGetTheResultAndTheirFailureLeavesItAsItIs() {
+    List<Object> reported = new CopyOnWriteArrayList<>();
+    BatchJob job =
+        numbers(100)
+            .step(BatchStep.builder("double").processor(doubler(false)).build())
+            .onCompleteProcessor(
+                Processor.of(
+                    ProcessingType.CPU_LITE,
+                    m -> {
+                      reported.add(m.payload());
+                      return m;
+                    }))
+            .onCompleteProcessor(
+                Processor.of(
+                    ProcessingType.CPU_LITE,
+                    m -> {
+                      throw new IllegalStateException("the report could not be mailed");
+                    }))
+            .build();
+
+    BatchResult result = engine.start(job).result().join();
+
+    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(reported).containsExactly(result);
+    assertThat(engine.instance(result.instance()).orElseThrow().state())
+        .isEqualTo(BatchState.COMPLETED);
+  }
 }

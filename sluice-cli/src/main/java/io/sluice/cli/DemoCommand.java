@@ -17,26 +17,48 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice demo}: a self-contained run that shows the three strategies at work on generated
- * order files, prints what happened, and ends by itself. Needs no server.
+ * {@code sluice demo}: a self-contained run that ends by itself and needs no server: a batch job
+ * over a generated million orders on the embedded store ({@link BatchDemo}), or, with {@code
+ * --flows}, the three strategies at work on generated order files.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    header = "Runs a self-contained demo over generated files and stops by itself.",
+    header = "Runs a self-contained demo over generated data and stops by itself.",
     description = {
-      "Generates order files, runs three flows over them (staged, auto, synchronous) until",
-      "every file is priced and written, prints a summary and stops. Needs no server."
+      "Generates a CSV file of orders (a few malformed on purpose) and runs a batch job over",
+      "it on the embedded store, durably, with a progress bar; prints the result and the",
+      "throughput. With --flows: generates order files and runs three flows over them (staged,",
+      "auto, synchronous) until every file is priced and written. Needs no server."
     })
 final class DemoCommand implements Callable<Integer> {
 
   @Option(
+      names = "--flows",
+      description = "Run the flows demo (order files through three flows) instead.")
+  boolean flows;
+
+  @Option(
+      names = "--records",
+      defaultValue = "1000000",
+      description = "Batch demo: order lines to generate (default ${DEFAULT-VALUE}).")
+  long records;
+
+  @Option(
+      names = "--progress",
+      defaultValue = "auto",
+      paramLabel = "STYLE",
+      description = "Batch demo: bar, lines, none or auto (a bar on a terminal).")
+  ProgressDisplay.Style progress;
+
+  @Option(
       names = "--files",
       defaultValue = "2000",
-      description = "Order files to generate (default ${DEFAULT-VALUE}).")
+      description = "Flows demo: order files to generate (default ${DEFAULT-VALUE}).")
   int files;
 
   @Option(names = "--keep", description = "Keep the work directory instead of deleting it.")
@@ -52,8 +74,26 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (records < 0) {
+      throw new ParameterException(spec.commandLine(), "--records must not be negative");
+    }
     PrintWriter out = spec.commandLine().getOut();
     Path work = Files.createTempDirectory("sluice-demo-");
+    int exit;
+    try {
+      exit = flows ? flows(work, out) : BatchDemo.run(work, records, timeoutSeconds, progress, out);
+    } finally {
+      if (keep) {
+        out.printf("Work directory kept: %s%n", work);
+      } else {
+        delete(work);
+      }
+      out.flush();
+    }
+    return exit;
+  }
+
+  private int flows(Path work, PrintWriter out) throws Exception {
     Path in = Files.createDirectories(work.resolve("in"));
     Path written = work.resolve("out");
     generateOrders(in, files);
@@ -98,12 +138,6 @@ final class DemoCommand implements Callable<Integer> {
           counter(meters, flow, "failed"),
           counter(meters, flow, "refused"));
     }
-    if (keep) {
-      out.printf("Work directory kept: %s%n", work);
-    } else {
-      delete(work);
-    }
-    out.flush();
     return done == files && drained ? ExitCodes.OK : ExitCodes.FAILED;
   }
 

@@ -5,8 +5,11 @@ import io.sluice.config.ConfigLoader;
 import io.sluice.config.Configuration;
 import io.sluice.config.JobsConfig;
 import io.sluice.core.Application;
+import io.sluice.core.ConfigProblem;
+import io.sluice.core.ConfigurationException;
 import io.sluice.jobs.JobExecutor;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +31,8 @@ import picocli.CommandLine.Parameters;
       "Runs the flows of a configuration until SIGTERM or SIGINT (Ctrl+C), then stops",
       "gracefully: sources stop, messages in flight finish within sluice.shutdownTimeout.",
       "With job handlers under sluice.jobs, a job executor node runs too, on the store of",
-      "sluice.store; it stops first, its running jobs finishing within sluice.jobs.shutdownTimeout."
+      "sluice.store; it stops first, its running jobs finishing within sluice.jobs.shutdownTimeout.",
+      "Batch jobs (batch:) do not run here: sluice batch run runs one."
     })
 final class RunCommand implements Callable<Integer> {
 
@@ -58,6 +62,18 @@ final class RunCommand implements Callable<Integer> {
     PrometheusMeterRegistry registry = ManagementServer.registry();
     Configuration configuration = ConfigLoader.read(config, classpath.loader());
     Application app = configuration.application().meterRegistry(registry).build();
+    List<String> batchJobs = configuration.batch().names();
+    if (app.flows().isEmpty() && !configuration.jobs().hasHandlers() && !batchJobs.isEmpty()) {
+      throw new ConfigurationException(
+          ConfigProblem.of(
+              "flows",
+              null,
+              "is empty, and so are the job handlers: there is nothing for sluice run to run."
+                  + " Batch jobs run with sluice batch run "
+                  + config
+                  + " --job "
+                  + batchJobs.getFirst()));
+    }
     ShutdownSignal signal = ShutdownSignal.install();
     ManagementServer management =
         managementPort == null
@@ -72,6 +88,13 @@ final class RunCommand implements Callable<Integer> {
           app.flows().size(),
           jobs == null ? "" : " and job node " + jobs.nodeId(),
           config);
+      if (!batchJobs.isEmpty()) {
+        LOG.info(
+            "Batch job(s) {} are not run by sluice run; run one with sluice batch run {} --job"
+                + " NAME",
+            batchJobs,
+            config);
+      }
       if (management != null) {
         LOG.info("Metrics at http://{}:{}/metrics", managementHost, management.port());
       }

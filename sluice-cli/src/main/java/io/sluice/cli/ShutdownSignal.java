@@ -14,12 +14,23 @@ final class ShutdownSignal {
 
   private final CountDownLatch received = new CountDownLatch(1);
   private final AtomicReference<String> name = new AtomicReference<>();
+  private final Runnable onFirst;
 
-  private ShutdownSignal() {}
+  private ShutdownSignal(Runnable onFirst) {
+    this.onFirst = onFirst;
+  }
 
   /** Installs the handlers for TERM and INT. */
   static ShutdownSignal install() {
-    ShutdownSignal signal = new ShutdownSignal();
+    return install(() -> {});
+  }
+
+  /**
+   * Installs the handlers for TERM and INT; the first signal runs {@code onFirst} (on the JVM's
+   * signal thread: it must return quickly) besides waking {@link #await()}.
+   */
+  static ShutdownSignal install(Runnable onFirst) {
+    ShutdownSignal signal = new ShutdownSignal(onFirst);
     for (String which : new String[] {"TERM", "INT"}) {
       Signal.handle(new Signal(which), s -> signal.receive("SIG" + s.getName()));
     }
@@ -37,6 +48,7 @@ final class ShutdownSignal {
       Runtime.getRuntime().halt(ExitCodes.FAILED);
     }
     received.countDown();
+    onFirst.run();
   }
 
   /** Blocks until a signal arrives; returns its name (SIGTERM or SIGINT). */

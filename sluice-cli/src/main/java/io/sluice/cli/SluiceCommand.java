@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       ValidateCommand.class,
       JobsCommand.class,
+      BatchCommand.class,
       DemoCommand.class,
       SchemaCommand.class,
       picocli.CommandLine.HelpCommand.class
@@ -20,8 +21,9 @@ import picocli.CommandLine.Command;
     exitCodeList = {
       "0:done as asked",
       "1:Sluice ran and failed (a flow did not start, messages left unfinished at stop, a job"
-          + " asked for does not exist or is not an incident)",
-      "2:invalid configuration or command line"
+          + " asked for does not exist or is not an incident, a batch instance failed)",
+      "2:invalid configuration or command line",
+      "3:a batch instance stopped before its end (resumable)"
     })
 final class SluiceCommand implements Runnable {
 

@@ -27,6 +27,11 @@ final class Table {
   }
 
   void print(PrintWriter out) {
+    print(out, "");
+  }
+
+  /** Prints the rows, each line after {@code indent}. */
+  void print(PrintWriter out, String indent) {
     int columns = rows.getFirst().length;
     int[] widths = new int[columns];
     for (String[] row : rows) {
@@ -35,7 +40,7 @@ final class Table {
       }
     }
     for (String[] row : rows) {
-      StringBuilder line = new StringBuilder();
+      StringBuilder line = new StringBuilder(indent);
       for (int i = 0; i < columns - 1; i++) {
         line.append(row[i]).append(" ".repeat(widths[i] - row[i].length() + 2));
       }

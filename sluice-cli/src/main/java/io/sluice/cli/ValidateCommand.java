@@ -1,5 +1,7 @@
 package io.sluice.cli;
 
+import io.sluice.batch.BatchJob;
+import io.sluice.batch.BatchStep;
 import io.sluice.config.ConfigLoader;
 import io.sluice.config.Configuration;
 import java.io.PrintWriter;
@@ -35,16 +37,26 @@ final class ValidateCommand implements Callable<Integer> {
     var application = configuration.application().build();
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
-        "%s is valid: %d flow(s): %s%n",
+        "%s is valid: %d flow(s)%s%n",
         config,
         application.flows().size(),
-        String.join(
-            ", ",
-            application.flows().stream()
-                .map(f -> f.name() + " (" + f.strategy().name() + ")")
-                .toList()));
+        application.flows().isEmpty()
+            ? ""
+            : ": "
+                + String.join(
+                    ", ",
+                    application.flows().stream()
+                        .map(f -> f.name() + " (" + f.strategy().name() + ")")
+                        .toList()));
     if (configuration.jobs().hasHandlers()) {
       out.printf("job handlers: %s%n", configuration.jobs().handlers());
+    }
+    for (BatchJob job : configuration.batch().jobs()) {
+      out.printf(
+          "batch job %s: input %s, steps %s%n",
+          job.name(),
+          job.input().describe(),
+          String.join(", ", job.steps().stream().map(BatchStep::name).toList()));
     }
     return ExitCodes.OK;
   }

@@ -20,7 +20,7 @@ class CommandLineTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"run", "validate", "jobs", "demo", "schema"}) {
+    for (String command : new String[] {"run", "validate", "jobs", "batch", "demo", "schema"}) {
       CliRun run = CliRun.of(command, "--help");
       assertThat(run.exitCode()).as(command).isZero();
       assertThat(run.out()).as(command).contains("Usage: sluice " + command);
@@ -31,7 +31,11 @@ class CommandLineTest {
   void validateAcceptsTheExamples() {
     for (String example :
         new String[] {
-          "file-copy.yaml", "scheduler.yaml", "http-hello.yaml", "jobs-invoices.yaml"
+          "file-copy.yaml",
+          "scheduler.yaml",
+          "http-hello.yaml",
+          "jobs-invoices.yaml",
+          "batch-orders.yaml"
         }) {
       CliRun run = CliRun.of("validate", "../examples/" + example);
       assertThat(run.exitCode()).as(run.err()).isZero();

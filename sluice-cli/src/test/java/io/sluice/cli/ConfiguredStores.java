@@ -19,8 +19,9 @@ final class ConfiguredStores {
   /** Creates a job of {@code type} that fails at once with {@code error}; returns its id. */
   static long incident(Path config, String type, String error) {
     ConfiguredJobStore configured = new ConfiguredJobStore();
-    configured.config = config;
-    configured.classpath = new ComponentClasspath();
+    configured.storage = new ConfiguredStorage();
+    configured.storage.config = config;
+    configured.storage.classpath = new ComponentClasspath();
     AtomicLong id = new AtomicLong();
     configured.use(
         store -> {

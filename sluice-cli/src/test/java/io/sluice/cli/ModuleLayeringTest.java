@@ -32,19 +32,39 @@ class ModuleLayeringTest {
             "io.sluice.jdbc..",
             "io.sluice.serializers..",
             "io.sluice.http..",
-            "io.sluice.jobs..")
+            "io.sluice.jobs..",
+            "io.sluice.batch..")
         .check(SLUICE);
   }
 
   /** Each row: a module, then the modules beside it that it must not use. */
   @Test
-  void storesSerializersHttpAndJobsDependOnlyOnTheCoreAndJobsOnJdbc() {
+  void storesSerializersHttpJobsAndBatchDependOnlyOnTheCoreAndJobsAndBatchOnJdbc() {
     for (String[] module :
         new String[][] {
-          {"io.sluice.jdbc..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.jobs.."},
-          {"io.sluice.serializers..", "io.sluice.jdbc..", "io.sluice.http..", "io.sluice.jobs.."},
-          {"io.sluice.http..", "io.sluice.jdbc..", "io.sluice.serializers..", "io.sluice.jobs.."},
-          {"io.sluice.jobs..", "io.sluice.serializers..", "io.sluice.http.."}
+          {
+            "io.sluice.jdbc..",
+            "io.sluice.serializers..",
+            "io.sluice.http..",
+            "io.sluice.jobs..",
+            "io.sluice.batch.."
+          },
+          {
+            "io.sluice.serializers..",
+            "io.sluice.jdbc..",
+            "io.sluice.http..",
+            "io.sluice.jobs..",
+            "io.sluice.batch.."
+          },
+          {
+            "io.sluice.http..",
+            "io.sluice.jdbc..",
+            "io.sluice.serializers..",
+            "io.sluice.jobs..",
+            "io.sluice.batch.."
+          },
+          {"io.sluice.jobs..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.batch.."},
+          {"io.sluice.batch..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.jobs.."}
         }) {
       List<String> forbidden =
           new ArrayList<>(
@@ -65,7 +85,7 @@ class ModuleLayeringTest {
   }
 
   @Test
-  void theConfigurationDependsOnlyOnTheCoreHttpAndJobs() {
+  void theConfigurationDependsOnlyOnTheCoreHttpJobsAndBatch() {
     noClasses()
         .that()
         .resideInAPackage("io.sluice.config..")
@@ -106,6 +126,13 @@ class ModuleLayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.sluice.jobs.internal..")
+        .check(SLUICE);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.sluice.batch..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.batch.internal..")
         .check(SLUICE);
   }
 

@@ -9,18 +9,17 @@ import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.StorageConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Maps a configuration tree that passed (or failed) the schema to an application builder and its
- * jobs.
+ * Maps a configuration tree that passed (or failed) the schema to an application builder, its jobs
+ * and its batch jobs.
  */
 final class ApplicationMapper {
 
   private final FlowMapper flowMapper;
   private final JobsMapper jobsMapper;
+  private final BatchMapper batchMapper;
   private final ProblemCollector problems;
   private final ClassLoader componentLoader;
   private final Path baseDirectory;
@@ -29,8 +28,9 @@ final class ApplicationMapper {
     this.problems = problems;
     this.baseDirectory = baseDirectory;
     this.componentLoader = componentLoader;
-    this.flowMapper =
-        new FlowMapper(new ProcessorMapper(baseDirectory, componentLoader, problems), problems);
+    ProcessorMapper processorMapper = new ProcessorMapper(baseDirectory, componentLoader, problems);
+    this.flowMapper = new FlowMapper(processorMapper, problems);
+    this.batchMapper = new BatchMapper(processorMapper, problems);
     this.jobsMapper = new JobsMapper(componentLoader, problems);
   }
 
@@ -45,35 +45,30 @@ final class ApplicationMapper {
       application.vmQueueCapacity(sluice.integer("vmQueueCapacity", 1000));
     }
     StorageConfig storage = store(sluice.get("store"), application);
-    if (sluice.has("jobs") && storage != null && storage.type() == StorageConfig.Type.MEMORY) {
-      problems.add(
-          sluice.get("store").get("type").path(),
-          "memory",
-          "cannot keep jobs, and sluice.jobs is set; use sqlite (the default) or postgresql");
+    if (storage != null && storage.type() == StorageConfig.Type.MEMORY) {
+      String kept =
+          sluice.has("jobs")
+              ? "cannot keep jobs, and sluice.jobs is set"
+              : root.has("batch") ? "cannot keep batch blocks, and batch jobs are declared" : null;
+      if (kept != null) {
+        problems.add(
+            sluice.get("store").get("type").path(),
+            "memory",
+            kept + "; use sqlite (the default) or postgresql");
+      }
     }
     serialization(root.get("serialization"), application);
-    Map<String, String> firstFlowPath = new HashMap<>();
+    UniqueNames flowNames = new UniqueNames("flow", problems);
     for (ConfigNode node : root.items("flows")) {
-      String name = node.text("name", null);
-      ConfigNode nameNode = node.get("name");
-      String earlier = name == null ? null : firstFlowPath.putIfAbsent(name, nameNode.path());
-      if (earlier != null) {
-        problems.add(
-            nameNode.path(),
-            name,
-            "must be unique; the flow at "
-                + earlier
-                + " ("
-                + problems.locate(earlier)
-                + ") has this name too");
-      }
+      flowNames.add(node);
       Flow flow = flowMapper.flow(node);
       if (flow != null) {
         application.flow(flow);
       }
     }
-    JobsConfig jobs = jobsMapper.map(sluice.get("jobs"), firstFlowPath.keySet());
-    return new Configuration(application, jobs);
+    JobsConfig jobs = jobsMapper.map(sluice.get("jobs"), flowNames.names());
+    BatchConfig batch = batchMapper.map(root.items("batch"));
+    return new Configuration(application, jobs, batch);
   }
 
   /**

@@ -187,7 +187,7 @@ final class FlowMapper {
   }
 
   private Source fileSource(ConfigNode s) {
-    Path directory = processorMapper.directory(s, "directory");
+    Path directory = processorMapper.path(s, "directory");
     if (directory == null) {
       return null;
     }
@@ -199,7 +199,7 @@ final class FlowMapper {
             .afterRead(s.enumValue("afterRead", AfterRead.class, AfterRead.DELETE))
             .maxConcurrentFiles(s.integer("maxConcurrentFiles", 16));
     if (s.has("moveTo")) {
-      config.moveTo(processorMapper.directory(s, "moveTo"));
+      config.moveTo(processorMapper.path(s, "moveTo"));
     }
     FileSourceConfig built = problems.attempt(s.path(), config::build);
     return built == null ? null : new FileSource(built);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Collects every problem of one configuration file, each located in the file, so that they can all
@@ -43,15 +44,27 @@ final class ProblemCollector {
    * null, so that mapping can go on and find the next problem.
    */
   <T> T attempt(String prefix, Supplier<T> build) {
+    return attempt(prefix, p -> prefix.isEmpty() ? p : SourceMap.child(prefix, p), build);
+  }
+
+  /**
+   * Runs {@code build} as {@link #attempt(String, Supplier)} does, placing each problem of a {@link
+   * ConfigurationException} at the path {@code where} makes of its own (a problem it maps to null
+   * is dropped: it repeats one recorded already), and an {@link IllegalArgumentException} at {@code
+   * at}.
+   */
+  <T> T attempt(String at, UnaryOperator<String> where, Supplier<T> build) {
     try {
       return build.get();
     } catch (ConfigurationException e) {
       for (ConfigProblem p : e.problems()) {
-        String path = prefix.isEmpty() ? p.path() : SourceMap.child(prefix, p.path());
-        add(new ConfigProblem(path, p.value(), p.rule(), null));
+        String path = where.apply(p.path());
+        if (path != null) {
+          add(new ConfigProblem(path, p.value(), p.rule(), null));
+        }
       }
     } catch (IllegalArgumentException e) {
-      add(prefix, null, e.getMessage());
+      add(at, null, e.getMessage());
     }
     return null;
   }

@@ -128,7 +128,7 @@ final class ProcessorMapper {
             () -> new VmPublishProcessor(queue, kind.equals("vm-request"), timeout, persistent));
       }
       case "file-write" -> {
-        Path directory = directory(node, "directory");
+        Path directory = path(node, "directory");
         Template fileName = template(node, "fileName", "#[attributes.fileName]");
         WriteMode mode = node.enumValue("mode", WriteMode.class, WriteMode.OVERWRITE);
         yield directory == null || fileName == null
@@ -184,7 +184,7 @@ final class ProcessorMapper {
     return built == null ? null : new HttpRequestProcessor(built);
   }
 
-  /** A template at {@code key} (required when {@code defaultText} is null); null if broken. */
+  /** A store-put, store-get or store-remove processor. */
   private Processor objectStore(String kind, ConfigNode node) {
     String store = node.text("store", null);
     if (store == null) {
@@ -205,7 +205,8 @@ final class ProcessorMapper {
             new ObjectStoreProcessor(operation, store, key, value, node.text("target", null), ttl));
   }
 
-  private Template template(ConfigNode node, String key, String defaultText) {
+  /** A template at {@code key} (required when {@code defaultText} is null); null if broken. */
+  Template template(ConfigNode node, String key, String defaultText) {
     String text = node.text(key, defaultText);
     String path = node.get(key).path();
     if (text == null) {
@@ -215,8 +216,8 @@ final class ProcessorMapper {
     return problems.attempt("", () -> Template.parse(path, text));
   }
 
-  /** A directory, relative paths taken from the configuration file's directory. */
-  Path directory(ConfigNode node, String key) {
+  /** A file or directory, relative paths taken from the configuration file's directory. */
+  Path path(ConfigNode node, String key) {
     String text = node.text(key, null);
     if (text == null) {
       problems.add(node.get(key).path(), null, "is required");

@@ -33,13 +33,32 @@ final class SchemaValidation {
           .getSchema(TREE, SchemaValidatorsConfig.builder().locale(Locale.ENGLISH).build());
   private static final String DURATION_RULE = Durations.RULE;
 
+  /** The rule of a batch job's {@code threads}. */
+  static final String THREADS_RULE = "must be auto or a whole number of threads, at least 1";
+
   private SchemaValidation() {}
 
   static void validate(JsonNode root, ProblemCollector problems) {
     List<ValidationMessage> messages = new ArrayList<>(SCHEMA.validate(root));
     messages.sort(Comparator.comparing(m -> m.getInstanceLocation().toString()));
+    List<String> missingTopLevel = new ArrayList<>();
     for (ValidationMessage message : messages) {
-      problems.add(problem(message));
+      if (message.getSchemaLocation().toString().endsWith("#/anyOf/0/required")
+          || message.getSchemaLocation().toString().endsWith("#/anyOf/1/required")) {
+        missingTopLevel.add(message.getProperty());
+      } else {
+        problems.add(problem(message));
+      }
+    }
+    if (!missingTopLevel.isEmpty()) {
+      // The file's anyOf: flows, batch jobs or both. One problem says so, not one per branch.
+      problems.add(
+          ConfigProblem.of(
+              missingTopLevel.getFirst(),
+              null,
+              "is required unless "
+                  + String.join(" or ", missingTopLevel.subList(1, missingTopLevel.size()))
+                  + " is given: a file declares flows, batch jobs or both"));
     }
   }
 
@@ -47,6 +66,9 @@ final class SchemaValidation {
     String at = path(m.getInstanceLocation());
     JsonNode schemaNode = m.getSchemaNode();
     JsonNode parentSchema = TREE.at(parentPointer(m));
+    if (m.getSchemaLocation().toString().contains("/$defs/threads/")) {
+      return ConfigProblem.of(at, value(m.getInstanceNode()), THREADS_RULE);
+    }
     return switch (m.getType()) {
       case "additionalProperties" ->
           ConfigProblem.of(

@@ -36,4 +36,13 @@ final class Configs {
     }
     return e.problems();
   }
+
+  /** The rule of the problem the text has at {@code path}; fails when it has none there. */
+  static String rule(String yaml, String path) {
+    return problems(yaml).stream()
+        .filter(p -> p.path().equals(path))
+        .map(ConfigProblem::rule)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no problem at " + path));
+  }
 }

@@ -190,11 +190,7 @@ class JobsAreMappedFromYamlTest {
   }
 
   private static String rule(String path) {
-    return Configs.problems(BROKEN).stream()
-        .filter(p -> p.path().equals(path))
-        .map(ConfigProblem::rule)
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no problem at " + path));
+    return Configs.rule(BROKEN, path);
   }
 
   @Test

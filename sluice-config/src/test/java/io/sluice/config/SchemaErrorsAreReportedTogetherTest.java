@@ -78,10 +78,13 @@ class SchemaErrorsAreReportedTogetherTest {
   }
 
   @Test
-  void aMissingFlowsListIsReported() {
+  void aFileWithNeitherFlowsNorBatchJobsIsReportedOnce() {
     assertThat(Configs.problems("sluice: { shutdownTimeout: 1s }"))
         .extracting(ConfigProblem::path, ConfigProblem::rule)
-        .containsExactly(tuple("flows", "is required"));
+        .containsExactly(
+            tuple(
+                "flows",
+                "is required unless batch is given: a file declares flows, batch jobs or both"));
   }
 
   @Test

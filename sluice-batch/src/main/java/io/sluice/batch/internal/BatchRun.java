@@ -62,6 +62,9 @@ public final class BatchRun {
   private static final long FIRST_THROTTLED_PAUSE_MILLIS = 20;
   private static final long MAX_THROTTLED_PAUSE_MILLIS = 2_000;
 
+  /** How often a run looks in the store for a stop asked by another process. */
+  private static final long STOP_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
   private final BatchJob job;
   private final BlockStore store;
   private final long instance;
@@ -83,6 +86,8 @@ public final class BatchRun {
   private final AtomicLong processed = new AtomicLong();
   private final AtomicLong processedThisRun = new AtomicLong();
   private volatile long startedNanos = System.nanoTime();
+  private final AtomicLong stopPolled = new AtomicLong(System.nanoTime());
+  private final String onComplete;
 
   /** A block in flight, and whether it holds one of the places ({@link #slots}). */
   private static final class Flight {
@@ -164,6 +169,14 @@ public final class BatchRun {
         aggregations.put(i, new Aggregation(name + ".sink", step.aggregator()));
       }
     }
+    if (job.onCompleteProcessors().isEmpty()) {
+      this.onComplete = null;
+    } else {
+      this.onComplete = "batch." + job.name() + ".onComplete";
+      Flow.Builder flow = Flow.builder(onComplete).strategy(job.strategy());
+      job.onCompleteProcessors().forEach(flow::processor);
+      app.flow(flow.build());
+    }
     this.application = app.build();
     this.slots = new Semaphore(blocksInFlight(job));
     this.movers =
@@ -214,7 +227,8 @@ public final class BatchRun {
     startedNanos = started;
     application.start();
     try {
-      BlockStore.Instance at = store.find(instance).orElseThrow();
+      store.resumed(instance);
+      InstanceTable.Instance at = store.find(instance).orElseThrow();
       failed.set(at.failed());
       loaded.set(at.loaded());
       processed.set(at.processed());
@@ -230,11 +244,32 @@ public final class BatchRun {
       loaderDone = true;
       maybeFinish();
       inFlight.arriveAndAwaitAdvance();
+      movers.shutdown();
+      BatchResult result = finish(Duration.ofNanos(System.nanoTime() - started));
+      onComplete(result);
+      return result;
     } finally {
       movers.shutdown();
       application.stop();
     }
-    return finish(Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  /** Sends the result through the job's on-complete processors, if it has any. */
+  private void onComplete(BatchResult result) {
+    if (onComplete == null) {
+      return;
+    }
+    try {
+      application.send(onComplete, Message.of(result)).join();
+    } catch (RuntimeException e) {
+      // The instance ended as the result says whatever its report does: the failure is told, not
+      // turned into the job's.
+      LOG.warn(
+          "Batch job {} instance {}: its on-complete processors failed: {}",
+          job.name(),
+          instance,
+          describe(e));
+    }
   }
 
   private void resumeBlocks() {
@@ -280,7 +315,25 @@ public final class BatchRun {
   }
 
   private boolean mayDispatch() {
-    return !stopping && !limitPassed();
+    return !stopping && !limitPassed() && !stopAsked();
+  }
+
+  /**
+   * Whether a stop was asked through the store (by another process: {@code sluice batch stop}),
+   * looked up at most every {@link #STOP_POLL_NANOS}; it then stops as {@link #stop()} does.
+   */
+  private boolean stopAsked() {
+    long now = System.nanoTime();
+    long last = stopPolled.get();
+    if (now - last < STOP_POLL_NANOS || !stopPolled.compareAndSet(last, now)) {
+      return false;
+    }
+    if (store.stopRequested(instance)) {
+      LOG.info(
+          "Batch job {} instance {}: stop asked; blocks in flight finish", job.name(), instance);
+      stopping = true;
+    }
+    return stopping;
   }
 
   private boolean limitPassed() {
@@ -603,7 +656,7 @@ public final class BatchRun {
   }
 
   private BatchResult finish(Duration elapsed) {
-    BlockStore.Instance at = store.find(instance).orElseThrow();
+    InstanceTable.Instance at = store.find(instance).orElseThrow();
     boolean passed = limitPassed();
     BatchState state;
     String message;

@@ -9,7 +9,6 @@ import io.sluice.core.serialization.StoredValues;
 import io.sluice.jdbc.JdbcAccess;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,38 +26,49 @@ import java.util.Optional;
  */
 public final class BlockStore {
 
-  /** An instance as stored. */
-  public record Instance(
-      long id,
-      String job,
-      String definition,
-      BatchState state,
-      boolean inputDone,
-      long inputPosition,
-      long loaded,
-      long failed,
-      long processed,
-      long successful,
-      long createdAt,
-      long updatedAt,
-      String result) {}
-
   /** A block waiting for step {@code step}. */
   public record Block(long instance, long number, int step, List<BatchRecord> records) {}
-
-  private static final String INSTANCE_COLUMNS =
-      "SELECT id, job, definition, state, input_done, input_position, loaded, failed, processed,"
-          + " successful, created_at, updated_at, result FROM sluice_batch_instance";
 
   private final JdbcAccess db;
   private final StoredValues values;
   private final Clock clock;
+  private final InstanceTable.Sql sql;
+  private final InstanceTable instances;
 
   /** The block store of the storage {@code db}, writing records with {@code values}. */
   public BlockStore(JdbcAccess db, StoredValues values) {
     this.db = db;
     this.values = values;
     this.clock = db.clock();
+    this.sql = sql(db);
+    this.instances = new InstanceTable(sql);
+  }
+
+  /** The instance table of the storage {@code db}. */
+  public static InstanceTable instances(JdbcAccess db) {
+    return new InstanceTable(sql(db));
+  }
+
+  /** The statements of {@link InstanceTable} on the storage's writer and readers. */
+  private static InstanceTable.Sql sql(JdbcAccess db) {
+    return new InstanceTable.Sql() {
+      @Override
+      public <T> List<T> query(
+          String what, String sql, JdbcAccess.Row<T> row, Object... parameters) {
+        return db.query(what, sql, row, parameters);
+      }
+
+      @Override
+      public int update(String what, String sql, Object... parameters) {
+        return db.write(
+            what,
+            tx -> {
+              PreparedStatement statement = tx.prepare(sql);
+              bind(statement, parameters);
+              return statement.executeUpdate();
+            });
+      }
+    };
   }
 
   /** A new instance of {@code job}, loading; {@code definition} fingerprints the job's steps. */
@@ -177,26 +187,39 @@ public final class BlockStore {
         instance);
   }
 
-  /** Sets the state of {@code instance}, with its result (null to keep it). */
+  /**
+   * Sets the state of {@code instance} as a run ends, with its result (null to keep it); a stop
+   * request, answered now, is cleared.
+   */
   public void state(long instance, BatchState state, String result) {
     update(
         "set batch instance " + instance + " " + state,
         "UPDATE sluice_batch_instance SET state = ?, result = COALESCE(?, result),"
-            + " updated_at = ? WHERE id = ?",
+            + " stop_requested = FALSE, updated_at = ? WHERE id = ?",
         (long) state.ordinal(),
         result,
         clock.millis(),
         instance);
   }
 
+  /**
+   * Records that a run of {@code instance} begins: it is loading again, or running when its input
+   * was all loaded, and a stop asked of an earlier run (one killed before it answered) is
+   * forgotten.
+   */
+  public void resumed(long instance) {
+    update(
+        "resume batch instance " + instance,
+        "UPDATE sluice_batch_instance SET state = CASE WHEN input_done = TRUE THEN ? ELSE ? END,"
+            + " stop_requested = FALSE, updated_at = ? WHERE id = ?",
+        (long) BatchState.RUNNING.ordinal(),
+        (long) BatchState.LOADING.ordinal(),
+        clock.millis(),
+        instance);
+  }
+
   private void update(String what, String sql, Object... parameters) {
-    db.write(
-        what,
-        tx -> {
-          PreparedStatement statement = tx.prepare(sql);
-          bind(statement, parameters);
-          return statement.executeUpdate();
-        });
+    this.sql.update(what, sql, parameters);
   }
 
   /**
@@ -232,43 +255,22 @@ public final class BlockStore {
   }
 
   /** The instance {@code id}, if there is one. */
-  public Optional<Instance> find(long id) {
-    return db
-        .query("find batch instance " + id, INSTANCE_COLUMNS + " WHERE id = ?", this::instance, id)
-        .stream()
-        .findFirst();
+  public Optional<InstanceTable.Instance> find(long id) {
+    return instances.find(id);
   }
 
   /** Up to {@code max} instances, newest first; of {@code job} only unless it is null. */
-  public List<Instance> list(String job, int max) {
-    return job == null
-        ? db.query(
-            "list batch instances",
-            INSTANCE_COLUMNS + " ORDER BY id DESC LIMIT ?",
-            this::instance,
-            (long) max)
-        : db.query(
-            "list the instances of batch job '" + job + "'",
-            INSTANCE_COLUMNS + " WHERE job = ? ORDER BY id DESC LIMIT ?",
-            this::instance,
-            job,
-            (long) max);
+  public List<InstanceTable.Instance> list(String job, int max) {
+    return instances.list(job, max);
   }
 
-  private Instance instance(ResultSet rs) throws SQLException {
-    return new Instance(
-        rs.getLong(1),
-        rs.getString(2),
-        rs.getString(3),
-        BatchState.values()[rs.getInt(4)],
-        rs.getBoolean(5),
-        rs.getLong(6),
-        rs.getLong(7),
-        rs.getLong(8),
-        rs.getLong(9),
-        rs.getLong(10),
-        rs.getLong(11),
-        rs.getLong(12),
-        rs.getString(13));
+  /** Asks the run of {@code instance} to stop, in whichever process; see {@link InstanceTable}. */
+  public boolean requestStop(long instance) {
+    return instances.requestStop(instance, clock.millis());
+  }
+
+  /** Whether someone asked {@code instance} to stop since its run began. */
+  public boolean stopRequested(long instance) {
+    return instances.stopRequested(instance);
   }
 }

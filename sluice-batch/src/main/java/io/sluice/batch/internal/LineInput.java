@@ -43,6 +43,11 @@ abstract class LineInput implements BatchInput {
     return file.toString();
   }
 
+  @Override
+  public String positionName() {
+    return "line";
+  }
+
   /** The message of {@code e}: its class and message, for a failed record. */
   static String describe(Throwable e) {
     return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());

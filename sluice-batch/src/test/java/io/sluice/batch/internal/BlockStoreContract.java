@@ -62,7 +62,7 @@ abstract class BlockStoreContract {
     assertThat(blocks.load(instance, 0, first, 3, 1)).as("loaded before a crash").isFalse();
     assertThat(blocks.load(instance, 1, records(3, 2), 5, 0)).isTrue();
 
-    BlockStore.Instance stored = blocks.find(instance).orElseThrow();
+    InstanceTable.Instance stored = blocks.find(instance).orElseThrow();
     assertThat(stored.job()).isEqualTo("import");
     assertThat(stored.state()).isEqualTo(BatchState.LOADING);
     assertThat(stored.inputPosition()).isEqualTo(5);
@@ -99,7 +99,7 @@ abstract class BlockStoreContract {
     assertThat(blocks.pending(instance, -1, 10)).isEmpty();
     assertThat(blocks.steps(instance))
         .isEqualTo(Map.of(0, new StepCounts(3, 1, 0), 1, new StepCounts(2, 0, 1)));
-    BlockStore.Instance stored = blocks.find(instance).orElseThrow();
+    InstanceTable.Instance stored = blocks.find(instance).orElseThrow();
     assertThat(stored.failed()).isEqualTo(1);
     assertThat(stored.processed()).as("through every step").isEqualTo(3);
     assertThat(stored.successful()).isEqualTo(2);
@@ -117,7 +117,7 @@ abstract class BlockStoreContract {
     storage = reopen();
     blocks = new BlockStore(JdbcAccess.of(storage), VALUES);
 
-    BlockStore.Instance stored = blocks.find(instance).orElseThrow();
+    InstanceTable.Instance stored = blocks.find(instance).orElseThrow();
     assertThat(stored.state()).isEqualTo(BatchState.RUNNING);
     assertThat(stored.inputDone()).isTrue();
     assertThat(stored.inputPosition()).isEqualTo(5);
@@ -136,14 +136,43 @@ abstract class BlockStoreContract {
     blocks.state(first, BatchState.COMPLETED, null);
 
     assertThat(blocks.list(null, 10))
-        .extracting(BlockStore.Instance::id)
+        .extracting(InstanceTable.Instance::id)
         .containsExactly(second, other, first);
     assertThat(blocks.list("import", 1))
-        .extracting(BlockStore.Instance::id)
+        .extracting(InstanceTable.Instance::id)
         .containsExactly(second);
-    BlockStore.Instance done = blocks.find(first).orElseThrow();
+    InstanceTable.Instance done = blocks.find(first).orElseThrow();
     assertThat(done.state()).isEqualTo(BatchState.COMPLETED);
     assertThat(done.result()).as("kept when not given").isEqualTo("{\"records\": 3}");
     assertThat(blocks.find(12345)).isEmpty();
+  }
+
+  @Test
+  void aStopIsAskedOfALoadingOrRunningInstanceOnlyAndForgottenWhenARunEndsOrBegins() {
+    long running = blocks.create("import", "v1");
+    long ended = blocks.create("import", "v1");
+    blocks.state(ended, BatchState.COMPLETED, "done");
+
+    assertThat(blocks.stopRequested(running)).isFalse();
+    assertThat(blocks.requestStop(running)).isTrue();
+    assertThat(blocks.requestStop(ended)).as("it ended").isFalse();
+    assertThat(blocks.requestStop(12345)).as("no such instance").isFalse();
+    assertThat(blocks.stopRequested(running)).isTrue();
+    assertThat(blocks.find(running).orElseThrow().stopRequested()).isTrue();
+    assertThat(blocks.stopRequested(ended)).isFalse();
+
+    blocks.state(running, BatchState.STOPPED, "stopped");
+    assertThat(blocks.stopRequested(running)).as("answered").isFalse();
+    assertThat(blocks.requestStop(running)).as("stopped already").isFalse();
+
+    blocks.resumed(running);
+    assertThat(blocks.find(running).orElseThrow().state()).isEqualTo(BatchState.LOADING);
+    assertThat(blocks.requestStop(running)).isTrue();
+    blocks.inputDone(running);
+    blocks.resumed(running);
+    assertThat(blocks.stopRequested(running))
+        .as("a request no run answered is forgotten when the next begins")
+        .isFalse();
+    assertThat(blocks.find(running).orElseThrow().state()).isEqualTo(BatchState.RUNNING);
   }
 }

@@ -3,7 +3,9 @@
 -- One row per instance of a batch job: its state (0 loading, 1 running, 2 stopped, 3 completed,
 -- 4 failed), how far its input was read (the position to resume reading from), and its totals:
 -- records loaded, failed (at any step or in the input), and through every step (processed), of
--- which successful (never failed).
+-- which successful (never failed). stop_requested is set by a process that wants the instance to
+-- stop (sluice batch stop): the process running it looks every few hundred milliseconds, stops
+-- dispatching blocks, and clears it when it ends or the instance is resumed.
 CREATE TABLE sluice_batch_instance (
   id             INTEGER PRIMARY KEY AUTOINCREMENT,
   job            TEXT     NOT NULL,
@@ -17,7 +19,8 @@ CREATE TABLE sluice_batch_instance (
   successful     BIGINT   NOT NULL DEFAULT 0,
   created_at     BIGINT   NOT NULL,
   updated_at     BIGINT   NOT NULL,
-  result         TEXT
+  result         TEXT,
+  stop_requested INTEGER  NOT NULL DEFAULT 0
 );
 CREATE INDEX sluice_batch_instance_job ON sluice_batch_instance (job, id);
 

@@ -1,0 +1,166 @@
+package io.sluice.config;
+
+import io.sluice.batch.AcceptPolicy;
+import io.sluice.batch.Aggregator;
+import io.sluice.batch.BatchInput;
+import io.sluice.batch.BatchJob;
+import io.sluice.batch.BatchStep;
+import io.sluice.core.Message;
+import io.sluice.core.expression.Template;
+import io.sluice.core.spi.Processor;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Maps {@code batch:}: each job's input, steps (their processors and aggregators mapped as a flow's
+ * are) and on-complete processors. The batch builders check their own rules; their problems are
+ * given the path of the key they came from ({@code batch[0].steps[1].acceptExpression}), so each is
+ * reported at its line.
+ */
+final class BatchMapper {
+
+  private final ProcessorMapper processorMapper;
+  private final ProblemCollector problems;
+
+  BatchMapper(ProcessorMapper processorMapper, ProblemCollector problems) {
+    this.processorMapper = processorMapper;
+    this.problems = problems;
+  }
+
+  /** The jobs of {@code items}; the broken ones are recorded and left out. */
+  BatchConfig map(List<ConfigNode> items) {
+    UniqueNames names = new UniqueNames("batch job", problems);
+    List<BatchJob> jobs = new ArrayList<>();
+    for (ConfigNode node : items) {
+      names.add(node);
+      BatchJob job = job(node);
+      if (job != null) {
+        jobs.add(job);
+      }
+    }
+    return new BatchConfig(jobs);
+  }
+
+  private BatchJob job(ConfigNode node) {
+    BatchJob.Builder job = BatchJob.builder(node.text("name", null));
+    job.input(input(node.get("input")));
+    job.blockSize(node.integer("blockSize", BatchJob.DEFAULT_BLOCK_SIZE));
+    job.maxFailedRecords(node.integer("maxFailedRecords", 0));
+    threads(node, job);
+    UniqueNames stepNames = new UniqueNames("step", problems);
+    for (ConfigNode stepNode : node.items("steps")) {
+      BatchStep step = stepNames.add(stepNode) ? step(stepNode) : null;
+      if (step != null) {
+        job.step(step);
+      }
+    }
+    processorMapper.processors(node, "onComplete").forEach(job::onCompleteProcessor);
+    // An input or steps written but broken were reported where they are broken, not as missing.
+    return problems.attempt(
+        node.path(),
+        path ->
+            path.equals("input") && node.has("input") || path.equals("steps") && node.has("steps")
+                ? null
+                : SourceMap.child(node.path(), path),
+        job::build);
+  }
+
+  /** {@code threads}: {@code auto} (the default) or a number of threads; else a problem. */
+  private void threads(ConfigNode node, BatchJob.Builder job) {
+    ConfigNode threads = node.get("threads");
+    if (!threads.isPresent() || "auto".equals(threads.node().asText())) {
+      return;
+    }
+    if (threads.node().isIntegralNumber() && threads.node().canConvertToInt()) {
+      job.threads(threads.node().intValue()); // build() checks it is at least 1
+    } else {
+      problems.add(threads.path(), threads.node().asText(), SchemaValidation.THREADS_RULE);
+    }
+  }
+
+  private BatchInput input(ConfigNode node) {
+    if (!node.isPresent()) {
+      return null; // build() says it is required
+    }
+    Map.Entry<String, ConfigNode> kind = node.single();
+    if (kind == null) {
+      return null;
+    }
+    return switch (kind.getKey()) {
+      case "csv" -> file(node, kind.getKey(), BatchInput::csv);
+      case "jsonLines" -> file(node, kind.getKey(), BatchInput::jsonLines);
+      case "generator" -> generator(kind.getValue());
+      default -> {
+        problems.add(
+            kind.getValue().path(),
+            kind.getKey(),
+            "is not a batch input; use csv, jsonLines or generator");
+        yield null;
+      }
+    };
+  }
+
+  private BatchInput file(ConfigNode node, String key, Function<Path, BatchInput> input) {
+    Path file = processorMapper.path(node, key);
+    return file == null ? null : input.apply(file);
+  }
+
+  /** Records whose payloads a template makes from their index (its {@code payload}). */
+  private BatchInput generator(ConfigNode node) {
+    if (!node.has("count")) {
+      problems.add(node.get("count").path(), null, "is required");
+      return null;
+    }
+    int count = node.integer("count", 0);
+    Template payload = processorMapper.template(node, "payload", "#[payload]");
+    if (payload == null) {
+      return null;
+    }
+    return problems.attempt(
+        node.get("count").path(),
+        () -> BatchInput.generator(count, index -> payload.evaluate(Message.of(index))));
+  }
+
+  private BatchStep step(ConfigNode node) {
+    String name = node.text("name", null);
+    BatchStep.Builder step = BatchStep.builder(name);
+    step.accept(node.enumValue("accept", AcceptPolicy.class, AcceptPolicy.NO_FAILURES));
+    step.acceptExpression(node.text("acceptExpression", null));
+    processorMapper.processors(node, "processors").forEach(step::processor);
+    ConfigNode aggregator = node.get("aggregator");
+    if (aggregator.isPresent()) {
+      step.aggregator(aggregator(aggregator));
+    }
+    // BatchStep names its problems steps.<name>.<key> (and steps for its name): here, the step's.
+    String named = "steps." + name;
+    return problems.attempt(
+        node.path(),
+        path ->
+            path.equals("steps")
+                ? node.get("name").path()
+                : path.startsWith(named + ".")
+                    ? node.path() + path.substring(named.length())
+                    : SourceMap.child(node.path(), path),
+        step::build);
+  }
+
+  private Aggregator aggregator(ConfigNode node) {
+    List<Processor> sink = processorMapper.processors(node, "sink");
+    Processor[] processors = sink.toArray(Processor[]::new);
+    // Aggregator names its problems aggregator.size and aggregator.sink: the parent's path is the
+    // step's.
+    String step = SourceMap.parent(node.path());
+    if (node.bool("streaming", false)) {
+      return problems.attempt(step, () -> Aggregator.streaming(processors));
+    }
+    if (!node.has("size")) {
+      problems.add(node.path(), null, "must hold exactly one of: size, streaming");
+      return null;
+    }
+    int size = node.integer("size", 1);
+    return problems.attempt(step, () -> Aggregator.size(size, processors));
+  }
+}

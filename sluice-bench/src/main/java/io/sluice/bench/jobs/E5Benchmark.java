@@ -1,0 +1,467 @@
+package io.sluice.bench.jobs;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.bench.CommandLineOptions;
+import io.sluice.core.store.JobStore;
+import io.sluice.core.store.NewJob;
+import io.sluice.core.store.Storage;
+import io.sluice.core.store.StorageConfig;
+import io.sluice.core.store.Storages;
+import io.sluice.jobs.JobStores;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Benchmark E5, clustered job acquisition (Camunda 7.4's published experiment): 1 to 5 executor
+ * nodes, each an {@link E5Node} process, share one PostgreSQL and run the same seeded workload
+ * under the five published {@code optimistic} configurations and under {@code skip-locked}. A
+ * scenario benchmark, not JMH. Run from the repository root after {@code ./mvnw -q -pl sluice-bench
+ * -am package -DskipTests}:
+ *
+ * <pre>
+ * sluice-bench/run-e5.sh [--mode work|noop|latency] [--nodes 1,2,3,4,5]
+ *     [--configs baseline,48,backoff-50,backoff-70,backoff-90,skip-locked] [--jobs 50000]
+ *     [--threads 10] [--prefetch -1] [--runs 1] [--out e5.csv] [--database sluice_e5]
+ *     [--schema e5] [--seed 5] [--interval-ms 20] [--pool-size 4] [--node-jvm-options '...']
+ * </pre>
+ *
+ * <p>{@code work} (the published experiment): each job's work is N(80 ms, 25 ms) clipped at 0,
+ * drawn from a {@link Random} seeded with {@code --seed}, so every run has the same workload; the
+ * ideal makespan is the sum of the work over nodes × threads. For each run: a fresh schema, the
+ * nodes started and ready, the jobs created in one {@code createAll} commit; T0 is when it
+ * returned; the makespan ends when {@code sluice_job} is empty (polled every {@value #POLL_MILLIS}
+ * ms). CPU times are read at T0 and at the end, while the nodes still run; transactions are the
+ * database's ({@code pg_stat_database}) after the nodes stopped, less the driver's own. One CSV row
+ * per run.
+ *
+ * <p>{@code noop}: the same with no work (payload 0), 200,000 jobs by default: jobs per second.
+ * {@code --threads} (a list) sets each node's concurrency, {@code --prefetch} its prefetch.
+ *
+ * <p>{@code latency}: an idle cluster; one job due now every {@code --interval-ms}, {@code --jobs}
+ * of them (500 by default); the nodes' due-to-start latencies merged: p50, p99, max.
+ *
+ * <p>The database is {@code sluice_e5} (made when missing), not the shared {@code test}: other
+ * sessions' tests run there, and its transaction counts would be theirs too. The CPU of every
+ * {@code postgres} process is still the whole server's; {@code backends_cpu_s} is only the backends
+ * serving the nodes.
+ */
+public final class E5Benchmark {
+
+  static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/";
+  static final String NODE_APPLICATION = "sluice-e5-node";
+  static final int POLL_MILLIS = 100;
+
+  static final String HEADER =
+      "config,nodes,threads,jobs,makespan_s,ideal_s,over_ideal_pct,lock_failures_per_job,"
+          + "statements_per_job,transactions_per_job,db_cpu_s,db_cpu_ms_per_job,attempts,"
+          + "jobs_per_s,mode,prefetch,backends_cpu_s,nodes_cpu_s,others_cpu_pct,load1,acquired,"
+          + "executed,fenced,lock_failures,statements,transactions";
+
+  static final String LATENCY_HEADER =
+      "config,nodes,threads,jobs,interval_ms,p50_ms,p90_ms,p99_ms,max_ms,mean_ms,"
+          + "statements_per_job,attempts_per_job,lock_failures,load1";
+
+  private final String database;
+  private final String schema;
+  private final int prefetch;
+  private final long seed;
+  private final int intervalMillis;
+  private final int poolSize;
+  private final String jvmOptions;
+  private final Path logs;
+
+  private E5Benchmark(CommandLineOptions options) {
+    database = options.string("database", "sluice_e5");
+    schema = options.string("schema", "e5");
+    prefetch = options.integer("prefetch", -1);
+    seed = options.integer("seed", 5);
+    intervalMillis = options.integer("interval-ms", 20);
+    poolSize = options.integer("pool-size", 4);
+    jvmOptions = options.string("node-jvm-options", "");
+    logs = Path.of(System.getProperty("java.io.tmpdir"), "sluice-e5-logs");
+  }
+
+  /** Runs every combination the options select, appending a row per run to {@code --out}. */
+  public static void main(String[] args) throws Exception {
+    CommandLineOptions options = CommandLineOptions.parse(args);
+    String mode = options.string("mode", "work");
+    boolean latency = mode.equals("latency");
+    if (!List.of("work", "noop", "latency").contains(mode)) {
+      throw new IllegalArgumentException("--mode is work, noop or latency; got " + mode);
+    }
+    List<String> configs =
+        options.list(
+            "configs", mode.equals("work") ? String.join(",", E5NodeConfig.NAMES) : "skip-locked");
+    List<Integer> nodes =
+        integers(options.list("nodes", mode.equals("work") ? "1,2,3,4,5" : "1,5"));
+    List<Integer> threads = integers(options.list("threads", mode.equals("noop") ? "64" : "10"));
+    int defaultJobs = latency ? 500 : mode.equals("noop") ? 200_000 : 50_000;
+    int jobs = options.integer("jobs", defaultJobs);
+    int runs = options.integer("runs", 1);
+    Path out = Path.of(options.string("out", "e5-" + mode + ".csv"));
+    E5Benchmark bench = new E5Benchmark(options);
+    options.requireAllRead();
+    for (String config : configs) {
+      E5NodeConfig.named(config, 1, -1); // an unknown name fails now, not after an hour of runs
+    }
+    if (mode.equals("work") && jobs < 50_000) {
+      System.out.printf(
+          "note: %,d jobs, not the published 50,000: scaled down so the set fits (the ideal"
+              + " makespan scales with it)%n",
+          jobs);
+    }
+    bench.ensureDatabase();
+    boolean fresh = !Files.exists(out);
+    try (PrintStream csv =
+        new PrintStream(
+            Files.newOutputStream(out, StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
+      if (fresh) {
+        csv.println(latency ? LATENCY_HEADER : HEADER);
+      }
+      for (int run = 1; run <= runs; run++) {
+        for (String config : configs) {
+          for (int t : threads) {
+            for (int n : nodes) {
+              System.out.printf(
+                  "%s run %d/%d: %s, %d node(s) × %d threads, %,d jobs; load %s%n",
+                  mode, run, runs, config, n, t, jobs, loadAverage());
+              String row =
+                  latency
+                      ? bench.latency(config, n, t, jobs)
+                      : bench.throughput(config, n, t, jobs, mode.equals("noop"));
+              csv.println(row);
+              csv.flush();
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static List<Integer> integers(List<String> values) {
+    return values.stream().map(String::trim).map(Integer::valueOf).toList();
+  }
+
+  private String databaseUrl() {
+    return SERVER + database;
+  }
+
+  private String schemaUrl() {
+    return databaseUrl() + "?currentSchema=" + schema;
+  }
+
+  private void ensureDatabase() throws SQLException {
+    try (Connection c = DriverManager.getConnection(SERVER + "postgres", E5Node.USER, null);
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database + "'")) {
+      if (!rs.next()) {
+        s.execute("CREATE DATABASE " + database);
+      }
+    }
+  }
+
+  private void freshSchema() throws SQLException {
+    try (Connection c = DriverManager.getConnection(databaseUrl(), E5Node.USER, null);
+        Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      s.execute("CREATE SCHEMA " + schema);
+    }
+  }
+
+  /** The driver's own storage on the run's schema: it migrates the schema and creates the jobs. */
+  private Storage storage() {
+    StorageConfig config =
+        StorageConfig.builder()
+            .url(schemaUrl())
+            .user(E5Node.USER)
+            .poolSize(2)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    return Storages.open(
+        config,
+        E5Node.VALUES,
+        new SimpleMeterRegistry(),
+        Clock.systemUTC(),
+        E5Benchmark.class.getClassLoader());
+  }
+
+  private E5Cluster cluster(String config, int nodes, int threads, boolean latency)
+      throws IOException, InterruptedException {
+    String url = schemaUrl() + "&ApplicationName=" + NODE_APPLICATION;
+    E5NodeConfig node = E5NodeConfig.named(config, threads, prefetch);
+    E5Cluster cluster = new E5Cluster(nodes, url, node, latency, jvmOptions, logs);
+    try {
+      cluster.awaitReady();
+    } catch (RuntimeException | InterruptedException e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  /**
+   * The seeded workload: {@code count} jobs whose payload is the work in milliseconds, N(80, 25)
+   * clipped at 0, or 0 for no-op jobs.
+   */
+  private List<NewJob> workload(int count, boolean noop) {
+    Random random = new Random(seed);
+    List<NewJob> jobs = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      int work = noop ? 0 : (int) Math.max(0, Math.round(80 + 25 * random.nextGaussian()));
+      jobs.add(NewJob.of(E5Node.TYPE, work));
+    }
+    return jobs;
+  }
+
+  /** One work or no-op run: the makespan and what it cost; returns its CSV row. */
+  private String throughput(String config, int nodes, int threads, int count, boolean noop)
+      throws Exception {
+    List<NewJob> jobs = workload(count, noop);
+    long workMillis = jobs.stream().mapToLong(j -> (Integer) j.payload()).sum();
+    double ideal = workMillis / 1000.0 / (nodes * threads);
+    Duration timeout = Duration.ofSeconds(Math.round(ideal * 3 + count / 500.0 + 120));
+    String load = loadAverage();
+    freshSchema();
+    NodeCounters counters;
+    long startNanos;
+    long endNanos;
+    ClusterCpu start;
+    ClusterCpu end;
+    long transactions;
+    try (Storage storage = storage();
+        E5Cluster cluster = cluster(config, nodes, threads, false)) {
+      JobStore store = JobStores.open(storage, E5Node.VALUES);
+      store.createAll(jobs);
+      startNanos = System.nanoTime();
+      // The readings go through database postgres: only the polls are the driver's transactions.
+      int polls = 0;
+      long transactionsBefore;
+      try (Connection stats = DriverManager.getConnection(SERVER + "postgres", E5Node.USER, null);
+          Connection c = DriverManager.getConnection(schemaUrl(), E5Node.USER, null)) {
+        start = ClusterCpu.now(stats, NODE_APPLICATION, cluster.pids());
+        transactionsBefore = transactions(stats);
+        while (count(c) > 0) {
+          polls++;
+          cluster.requireAlive();
+          if (System.nanoTime() - startNanos > timeout.toNanos()) {
+            throw new IllegalStateException(
+                "jobs left after " + timeout.toSeconds() + " s; the nodes' logs are in " + logs);
+          }
+          Thread.sleep(POLL_MILLIS);
+        }
+        endNanos = System.nanoTime();
+        end = ClusterCpu.now(stats, NODE_APPLICATION, cluster.pids());
+        polls++; // the last, which found none left
+      }
+      counters = cluster.stop().counters();
+      transactions = transactionsAfterStop() - transactionsBefore - polls;
+    }
+    double makespan = (endNanos - startNanos) / 1e9;
+    double dbCpu = (end.postgres() - start.postgres()) / 1e9;
+    double nodesCpu = (end.nodes() - start.nodes()) / 1e9;
+    double driverCpu = (end.driver() - start.driver()) / 1e9;
+    double machine = (end.machine() - start.machine()) / 1e9;
+    double others =
+        100
+            * (machine - dbCpu - nodesCpu - driverCpu)
+            / (makespan * Runtime.getRuntime().availableProcessors());
+    double overIdeal = noop ? Double.NaN : 100 * (makespan / ideal - 1);
+    int effectivePrefetch = E5NodeConfig.named(config, threads, prefetch).executor("x").prefetch();
+    System.out.printf(
+        Locale.ROOT,
+        "  %-11s %d node(s) × %d: %,d jobs in %.2f s (ideal %.2f s, %+.1f%%), %,.0f jobs/s;"
+            + " lock failures/job %.3f, statements/job %.3f, transactions/job %.3f, db cpu %.1f s"
+            + " (%.3f ms/job), attempts %,d; others took %.0f%% of the machine%n",
+        config,
+        nodes,
+        threads,
+        count,
+        makespan,
+        ideal,
+        overIdeal,
+        count / makespan,
+        counters.lockFailures() / (double) count,
+        counters.statements() / (double) count,
+        transactions / (double) count,
+        dbCpu,
+        dbCpu * 1000 / count,
+        counters.attempts(),
+        others);
+    return String.format(
+        Locale.ROOT,
+        "%s,%d,%d,%d,%.3f,%.3f,%s,%.4f,%.4f,%.4f,%.2f,%.4f,%d,%.0f,%s,%d,%.2f,%.2f,%.1f,%s,%d,%d,%d,"
+            + "%d,%d,%d",
+        config,
+        nodes,
+        threads,
+        count,
+        makespan,
+        ideal,
+        noop ? "" : String.format(Locale.ROOT, "%.2f", overIdeal),
+        counters.lockFailures() / (double) count,
+        counters.statements() / (double) count,
+        transactions / (double) count,
+        dbCpu,
+        dbCpu * 1000 / count,
+        counters.attempts(),
+        count / makespan,
+        noop ? "noop" : "work",
+        effectivePrefetch,
+        end.backendsSince(start) / 1e9,
+        nodesCpu,
+        others,
+        load,
+        counters.acquired(),
+        counters.executed(),
+        counters.fenced(),
+        counters.lockFailures(),
+        counters.statements(),
+        transactions);
+  }
+
+  /** One latency run: jobs due now, one every interval, on an idle cluster; returns its row. */
+  private String latency(String config, int nodes, int threads, int count) throws Exception {
+    String load = loadAverage();
+    freshSchema();
+    E5Cluster.Report report;
+    try (Storage storage = storage();
+        E5Cluster cluster = cluster(config, nodes, threads, true);
+        Connection c = DriverManager.getConnection(schemaUrl(), E5Node.USER, null)) {
+      JobStore store = JobStores.open(storage, E5Node.VALUES);
+      Thread.sleep(1000); // idle: the nodes have settled into waiting
+      long interval = Duration.ofMillis(intervalMillis).toNanos();
+      long first = System.nanoTime();
+      for (int i = 0; i < count; i++) {
+        long due = first + i * interval;
+        for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
+          LockSupport.parkNanos(due - now);
+        }
+        store.create(NewJob.of(E5Node.TYPE, 0));
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (count(c) > 0) {
+        cluster.requireAlive();
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("jobs left 60 s after the last was created");
+        }
+        Thread.sleep(POLL_MILLIS);
+      }
+      report = cluster.stop();
+    }
+    long[] micros = report.latencies();
+    if (micros.length != count) {
+      throw new IllegalStateException(micros.length + " latencies for " + count + " jobs");
+    }
+    double mean = java.util.Arrays.stream(micros).average().orElse(0) / 1000;
+    NodeCounters counters = report.counters();
+    System.out.printf(
+        Locale.ROOT,
+        "  %-11s %d node(s): due-to-start p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms"
+            + " (mean %.2f); statements/job %.2f, attempts/job %.2f%n",
+        config,
+        nodes,
+        percentile(micros, 50),
+        percentile(micros, 90),
+        percentile(micros, 99),
+        percentile(micros, 100),
+        mean,
+        counters.statements() / (double) count,
+        counters.attempts() / (double) count);
+    return String.format(
+        Locale.ROOT,
+        "%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%s",
+        config,
+        nodes,
+        threads,
+        count,
+        intervalMillis,
+        percentile(micros, 50),
+        percentile(micros, 90),
+        percentile(micros, 99),
+        percentile(micros, 100),
+        mean,
+        counters.statements() / (double) count,
+        counters.attempts() / (double) count,
+        counters.lockFailures(),
+        load);
+  }
+
+  /** The nearest-rank percentile of sorted microseconds, in milliseconds. */
+  static double percentile(long[] sortedMicros, double percent) {
+    int rank = (int) Math.ceil(percent / 100 * sortedMicros.length);
+    return sortedMicros[Math.max(0, rank - 1)] / 1000.0;
+  }
+
+  private static long count(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM sluice_job")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The transactions of the benchmark's database so far, read from another database. */
+  private long transactions(Connection stats) throws SQLException {
+    try (Statement s = stats.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '"
+                    + database
+                    + "'")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /**
+   * The database's transactions once the nodes stopped: a backend hands its counts in at most once
+   * a second while busy, and at its exit, so this waits for the nodes' backends to be gone.
+   */
+  private long transactionsAfterStop() throws SQLException, InterruptedException {
+    try (Connection c = DriverManager.getConnection(SERVER + "postgres", E5Node.USER, null)) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (backends(c) > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      Thread.sleep(200);
+      return transactions(c);
+    }
+  }
+
+  private static long backends(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = '"
+                    + NODE_APPLICATION
+                    + "'")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The 1-minute load average, for the record of how busy the shared machine was. */
+  static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+}

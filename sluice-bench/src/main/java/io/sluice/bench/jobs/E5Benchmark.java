@@ -37,7 +37,7 @@ import java.util.concurrent.locks.LockSupport;
  * sluice-bench/run-e5.sh [--mode work|noop|latency] [--nodes 1,2,3,4,5]
  *     [--configs baseline,48,backoff-50,backoff-70,backoff-90,skip-locked] [--jobs 50000]
  *     [--threads 10] [--prefetch -1] [--runs 1] [--out e5.csv] [--database sluice_e5]
- *     [--schema e5] [--seed 5] [--interval-ms 20] [--pool-size 4] [--node-jvm-options '...']
+ *     [--schema e5] [--seed 5] [--interval-ms 20] [--warm-up-jobs 250] [--pool-size 4] [--node-jvm-options '...']
  * </pre>
  *
  * <p>{@code work} (the published experiment): each job's work is N(80 ms, 25 ms) clipped at 0,
@@ -53,7 +53,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@code --threads} (a list) sets each node's concurrency, {@code --prefetch} its prefetch.
  *
  * <p>{@code latency}: an idle cluster; one job due now every {@code --interval-ms}, {@code --jobs}
- * of them (500 by default); the nodes' due-to-start latencies merged: p50, p99, max.
+ * of them (500 by default), after as many unmeasured ones as {@code --warm-up-jobs} (the nodes' JIT
+ * compiles the claim path meanwhile); the nodes' due-to-start latencies merged: p50, p99, max. Due
+ * times are stored in whole milliseconds, so a latency reads up to 1 ms long.
  *
  * <p>The database is {@code sluice_e5} (made when missing), not the shared {@code test}: other
  * sessions' tests run there, and its transaction counts would be theirs too. The CPU of every
@@ -81,6 +83,7 @@ public final class E5Benchmark {
   private final int prefetch;
   private final long seed;
   private final int intervalMillis;
+  private final int warmUpJobs;
   private final int poolSize;
   private final String jvmOptions;
   private final Path logs;
@@ -91,6 +94,7 @@ public final class E5Benchmark {
     prefetch = options.integer("prefetch", -1);
     seed = options.integer("seed", 5);
     intervalMillis = options.integer("interval-ms", 20);
+    warmUpJobs = options.integer("warm-up-jobs", 250);
     poolSize = options.integer("pool-size", 4);
     jvmOptions = options.string("node-jvm-options", "");
     logs = Path.of(System.getProperty("java.io.tmpdir"), "sluice-e5-logs");
@@ -247,8 +251,11 @@ public final class E5Benchmark {
     try (Storage storage = storage();
         E5Cluster cluster = cluster(config, nodes, threads, false)) {
       JobStore store = JobStores.open(storage, E5Node.VALUES);
+      long creating = System.nanoTime();
       store.createAll(jobs);
       startNanos = System.nanoTime();
+      System.out.printf(
+          Locale.ROOT, "  created in one commit in %.1f s%n", (startNanos - creating) / 1e9);
       // The readings go through database postgres: only the polls are the driver's transactions.
       int polls = 0;
       long transactionsBefore;
@@ -344,24 +351,12 @@ public final class E5Benchmark {
         E5Cluster cluster = cluster(config, nodes, threads, true);
         Connection c = DriverManager.getConnection(schemaUrl(), E5Node.USER, null)) {
       JobStore store = JobStores.open(storage, E5Node.VALUES);
+      // Fresh JVMs compile the claim path during the first jobs: those are not measured.
+      trickle(store, warmUpJobs, E5Node.WARM_UP);
+      awaitNoJobs(c, cluster);
       Thread.sleep(1000); // idle: the nodes have settled into waiting
-      long interval = Duration.ofMillis(intervalMillis).toNanos();
-      long first = System.nanoTime();
-      for (int i = 0; i < count; i++) {
-        long due = first + i * interval;
-        for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
-          LockSupport.parkNanos(due - now);
-        }
-        store.create(NewJob.of(E5Node.TYPE, 0));
-      }
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (count(c) > 0) {
-        cluster.requireAlive();
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("jobs left 60 s after the last was created");
-        }
-        Thread.sleep(POLL_MILLIS);
-      }
+      trickle(store, count, 0);
+      awaitNoJobs(c, cluster);
       report = cluster.stop();
     }
     long[] micros = report.latencies();
@@ -369,6 +364,7 @@ public final class E5Benchmark {
       throw new IllegalStateException(micros.length + " latencies for " + count + " jobs");
     }
     double mean = java.util.Arrays.stream(micros).average().orElse(0) / 1000;
+    // Per job the nodes ran, the warm-up's included: the counters cover the nodes' whole life.
     NodeCounters counters = report.counters();
     System.out.printf(
         Locale.ROOT,
@@ -381,8 +377,8 @@ public final class E5Benchmark {
         percentile(micros, 99),
         percentile(micros, 100),
         mean,
-        counters.statements() / (double) count,
-        counters.attempts() / (double) count);
+        counters.statements() / (double) counters.executed(),
+        counters.attempts() / (double) counters.executed());
     return String.format(
         Locale.ROOT,
         "%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%s",
@@ -396,10 +392,35 @@ public final class E5Benchmark {
         percentile(micros, 99),
         percentile(micros, 100),
         mean,
-        counters.statements() / (double) count,
-        counters.attempts() / (double) count,
+        counters.statements() / (double) counters.executed(),
+        counters.attempts() / (double) counters.executed(),
         counters.lockFailures(),
         load);
+  }
+
+  /** Creates {@code count} jobs due now with {@code payload}, one every interval, not in bursts. */
+  private void trickle(JobStore store, int count, int payload) {
+    long interval = Duration.ofMillis(intervalMillis).toNanos();
+    long first = System.nanoTime();
+    for (int i = 0; i < count; i++) {
+      long due = first + i * interval;
+      for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
+        LockSupport.parkNanos(due - now);
+      }
+      store.create(NewJob.of(E5Node.TYPE, payload));
+    }
+  }
+
+  private static void awaitNoJobs(Connection c, E5Cluster cluster)
+      throws SQLException, InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (count(c) > 0) {
+      cluster.requireAlive();
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("jobs left 60 s after the last was created");
+      }
+      Thread.sleep(POLL_MILLIS);
+    }
   }
 
   /** The nearest-rank percentile of sorted microseconds, in milliseconds. */

@@ -19,10 +19,11 @@ import java.util.stream.Collectors;
 
 /**
  * One executor node of benchmark E5, in a process of its own, started by {@link E5Benchmark}. It
- * runs the jobs of type {@value #TYPE}, whose payload is the job's work in milliseconds (0: none),
- * by sleeping that long. It prints {@code ready <node>} once started; when its standard input
- * closes it stops, then prints its {@link NodeCounters} line and, with {@code --latency true}, a
- * line {@code latencies <µs>,<µs>,…}: for each job, from its due time to its handler's start.
+ * runs the jobs of type {@value #TYPE}, whose payload is the job's work in milliseconds (0: none;
+ * {@value #WARM_UP}: none, and its latency not recorded), by sleeping that long. It prints {@code
+ * ready <node>} once started; when its standard input closes it stops, then prints its {@link
+ * NodeCounters} line and, with {@code --latency true}, a line {@code latencies <µs>,<µs>,…}: for
+ * each job, from its due time to its handler's start.
  *
  * <pre>
  * E5Node --url jdbc:postgresql://…?currentSchema=… --node node-1 [--pool-size 4]
@@ -33,6 +34,9 @@ public final class E5Node {
 
   /** The job type the nodes run. */
   static final String TYPE = "work";
+
+  /** The payload of a no-op job whose latency is not recorded: it warms the nodes up. */
+  static final int WARM_UP = -1;
 
   /** How payloads are written: the driver and the nodes must agree. */
   static final StoredValues VALUES = StoredValues.create(SerializationConfig.defaults());
@@ -73,10 +77,10 @@ public final class E5Node {
               .handler(
                   TYPE,
                   job -> {
-                    if (latency) {
+                    int work = (Integer) job.payload();
+                    if (latency && work != WARM_UP) {
                       latencies.add(Duration.between(job.dueAt(), Instant.now()).toNanos() / 1_000);
                     }
-                    int work = (Integer) job.payload();
                     if (work > 0) {
                       Thread.sleep(work);
                     }

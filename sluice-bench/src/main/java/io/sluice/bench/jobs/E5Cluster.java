@@ -1,10 +1,11 @@
 package io.sluice.bench.jobs;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.sluice.testkit.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +26,7 @@ final class E5Cluster implements AutoCloseable {
   private static final Duration STOP_WITHIN = Duration.ofSeconds(60);
 
   /** One node process and the lines it printed. */
-  private record Node(String id, Process process, List<String> lines, Path log) {
+  private record Node(String id, Process process, List<String> lines, Path log, Thread reader) {
 
     boolean said(String prefix) {
       return lines.stream().anyMatch(l -> l.startsWith(prefix));
@@ -59,9 +60,10 @@ final class E5Cluster implements AutoCloseable {
           builder.environment().put("JDK_JAVA_OPTIONS", jvmOptions);
         }
         Process process = builder.start();
-        Node node = new Node(id, process, new CopyOnWriteArrayList<>(), log);
-        Thread.ofPlatform().daemon().name("e5-read-" + id).start(() -> read(node));
-        nodes.add(node);
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Thread reader =
+            Thread.ofPlatform().daemon().name("e5-read-" + id).start(() -> read(process, lines));
+        nodes.add(new Node(id, process, lines, log, reader));
       }
     } catch (IOException | RuntimeException e) {
       close();
@@ -69,12 +71,11 @@ final class E5Cluster implements AutoCloseable {
     }
   }
 
-  private static void read(Node node) {
+  private static void read(Process process, List<String> lines) {
     try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(node.process().getInputStream(), StandardCharsets.UTF_8))) {
+        new BufferedReader(new InputStreamReader(process.getInputStream(), UTF_8))) {
       for (String line = out.readLine(); line != null; line = out.readLine()) {
-        node.lines().add(line);
+        lines.add(line);
       }
     } catch (IOException e) {
       // The process ended: what it printed is in lines.
@@ -111,6 +112,31 @@ final class E5Cluster implements AutoCloseable {
     }
   }
 
+  /** The nodes' counters so far, summed: each is asked and answers with a new counters line. */
+  NodeCounters counters() throws IOException, InterruptedException {
+    List<Long> seen = new ArrayList<>();
+    for (Node node : nodes) {
+      seen.add(node.lines().stream().filter(NodeCounters::isCounters).count());
+      node.process().getOutputStream().write((E5Node.ASK_COUNTERS + "\n").getBytes(UTF_8));
+      node.process().getOutputStream().flush();
+    }
+    NodeCounters total = NodeCounters.NONE;
+    long deadline = System.nanoTime() + READY_WITHIN.toNanos();
+    for (int i = 0; i < nodes.size(); i++) {
+      Node node = nodes.get(i);
+      List<String> answers;
+      while ((answers = node.lines().stream().filter(NodeCounters::isCounters).toList()).size()
+          <= seen.get(i)) {
+        if (!node.process().isAlive() || System.nanoTime() > deadline) {
+          throw failure(node, "did not answer for its counters");
+        }
+        Thread.sleep(5);
+      }
+      total = total.plus(NodeCounters.parse(answers.getLast()));
+    }
+    return total;
+  }
+
   /** Stops every node (closes their standard input) and returns what they reported. */
   Report stop() throws IOException, InterruptedException {
     for (Node node : nodes) {
@@ -122,15 +148,11 @@ final class E5Cluster implements AutoCloseable {
       if (!node.process().waitFor(STOP_WITHIN.toSeconds(), TimeUnit.SECONDS)) {
         throw failure(node, "did not stop within " + STOP_WITHIN.toSeconds() + " s");
       }
-      // The reader may still be taking the last lines off the pipe.
-      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (!node.said("counters") && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
+      node.reader().join(Duration.ofSeconds(5)); // it takes the last lines off the pipe
       String counters =
           node.lines().stream()
               .filter(NodeCounters::isCounters)
-              .findFirst()
+              .reduce((first, last) -> last)
               .orElseThrow(() -> failure(node, "stopped without printing its counters"));
       total = total.plus(NodeCounters.parse(counters));
       node.lines().stream()

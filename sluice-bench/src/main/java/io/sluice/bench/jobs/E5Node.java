@@ -10,6 +10,9 @@ import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.Storages;
 import io.sluice.jobs.JobExecutor;
 import io.sluice.jobs.JobStores;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,9 +24,10 @@ import java.util.stream.Collectors;
  * One executor node of benchmark E5, in a process of its own, started by {@link E5Benchmark}. It
  * runs the jobs of type {@value #TYPE}, whose payload is the job's work in milliseconds (0: none;
  * {@value #WARM_UP}: none, and its latency not recorded), by sleeping that long. It prints {@code
- * ready <node>} once started; when its standard input closes it stops, then prints its {@link
- * NodeCounters} line and, with {@code --latency true}, a line {@code latencies <µs>,<µs>,…}: for
- * each job, from its due time to its handler's start.
+ * ready <node>} once started, and its counters so far for each line {@value #ASK_COUNTERS} on its
+ * standard input; when its standard input closes it stops, then prints its {@link NodeCounters}
+ * line and, with {@code --latency true}, a line {@code latencies <µs>,<µs>,…}: for each job, from
+ * its due time to its handler's start.
  *
  * <pre>
  * E5Node --url jdbc:postgresql://…?currentSchema=… --node node-1 [--pool-size 4]
@@ -42,6 +46,9 @@ public final class E5Node {
   static final StoredValues VALUES = StoredValues.create(SerializationConfig.defaults());
 
   static final String USER = "postgres";
+
+  /** The line on standard input that asks for the counters so far (the warm-up's, say). */
+  static final String ASK_COUNTERS = "counters";
 
   private static final String LATENCIES = "latencies ";
 
@@ -89,8 +96,13 @@ public final class E5Node {
       executor.start();
       System.out.println("ready " + node);
       System.out.flush();
-      while (System.in.read() >= 0) {
-        // runs until the driver closes standard input
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        if (line.equals(ASK_COUNTERS)) {
+          System.out.println(NodeCounters.of(registry).line());
+          System.out.flush();
+        }
       }
       executor.close();
       System.out.println(NodeCounters.of(registry).line());

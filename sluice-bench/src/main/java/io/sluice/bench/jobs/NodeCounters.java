@@ -75,6 +75,17 @@ record NodeCounters(
         values.get("fenced"));
   }
 
+  /** What was counted since {@code before}, counters of the same nodes read earlier. */
+  NodeCounters minus(NodeCounters before) {
+    return new NodeCounters(
+        acquired - before.acquired,
+        lockFailures - before.lockFailures,
+        attempts - before.attempts,
+        statements - before.statements,
+        executed - before.executed,
+        fenced - before.fenced);
+  }
+
   /** The sum of this node's counters and {@code other}'s. */
   NodeCounters plus(NodeCounters other) {
     return new NodeCounters(

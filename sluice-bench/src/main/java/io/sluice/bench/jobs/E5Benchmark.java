@@ -48,7 +48,8 @@ import java.util.concurrent.locks.LockSupport;
  * returned; the makespan ends when {@code sluice_job} is empty (polled every {@value #POLL_MILLIS}
  * ms). CPU times are read at T0 and at the end, while the nodes still run; transactions are the
  * database's ({@code pg_stat_database}) after the nodes stopped, less the driver's own. One CSV row
- * per run.
+ * per run. The nodes also time their sleeps: on a busy machine a sleep wakes late, so {@code
+ * over_slept_ideal_pct} compares the makespan with the ideal of the work as it really took.
  *
  * <p>{@code noop}: the same with no work (payload 0), 200,000 jobs by default: jobs per second.
  * {@code --threads} (a list) sets each node's concurrency, {@code --prefetch} its prefetch.
@@ -80,7 +81,8 @@ public final class E5Benchmark {
       "config,nodes,threads,jobs,makespan_s,ideal_s,over_ideal_pct,lock_failures_per_job,"
           + "statements_per_job,transactions_per_job,db_cpu_s,db_cpu_ms_per_job,attempts,"
           + "jobs_per_s,mode,prefetch,backends_cpu_s,nodes_cpu_s,others_cpu_pct,load1,acquired,"
-          + "executed,fenced,lock_failures,statements,transactions";
+          + "executed,fenced,lock_failures,statements,transactions,slept_s,sleep_over_pct,"
+          + "over_slept_ideal_pct";
 
   static final String LATENCY_HEADER =
       "config,nodes,threads,jobs,interval_ms,p50_ms,p90_ms,p99_ms,max_ms,mean_ms,"
@@ -316,12 +318,18 @@ public final class E5Benchmark {
             * (machine - dbCpu - nodesCpu - driverCpu)
             / (makespan * Runtime.getRuntime().availableProcessors());
     double overIdeal = noop ? Double.NaN : 100 * (makespan / ideal - 1);
+    // A busy machine wakes sleeps late: the ideal of the work as it really took tells the
+    // acquisition's loss from the machine's.
+    double slept = counters.workMicros() / 1e6;
+    double sleptOver = noop ? Double.NaN : 100 * (slept * 1000 / workMillis - 1);
+    double overSleptIdeal = noop ? Double.NaN : 100 * (makespan / (slept / (nodes * threads)) - 1);
     int effectivePrefetch = E5NodeConfig.named(config, threads, prefetch).executor("x").prefetch();
     System.out.printf(
         Locale.ROOT,
         "  %-11s %d node(s) × %d: %,d jobs in %.2f s (ideal %.2f s, %+.1f%%), %,.0f jobs/s;"
             + " lock failures/job %.3f, statements/job %.3f, transactions/job %.3f, db cpu %.1f s"
-            + " (%.3f ms/job), attempts %,d; others took %.0f%% of the machine%n",
+            + " (%.3f ms/job), attempts %,d; others took %.0f%% of the machine; sleeps took"
+            + " %+.1f%% of the work asked, makespan %+.1f%% over their ideal%n",
         config,
         nodes,
         threads,
@@ -336,11 +344,13 @@ public final class E5Benchmark {
         dbCpu,
         dbCpu * 1000 / count,
         counters.attempts(),
-        others);
+        others,
+        sleptOver,
+        overSleptIdeal);
     return String.format(
         Locale.ROOT,
         "%s,%d,%d,%d,%.3f,%.3f,%s,%.4f,%.4f,%.4f,%.2f,%.4f,%d,%.0f,%s,%d,%.2f,%.2f,%.1f,%s,%d,%d,%d,"
-            + "%d,%d,%d",
+            + "%d,%d,%d,%.2f,%s,%s",
         config,
         nodes,
         threads,
@@ -366,7 +376,10 @@ public final class E5Benchmark {
         counters.fenced(),
         counters.lockFailures(),
         counters.statements(),
-        transactions);
+        transactions,
+        slept,
+        noop ? "" : String.format(Locale.ROOT, "%.2f", sleptOver),
+        noop ? "" : String.format(Locale.ROOT, "%.2f", overSleptIdeal));
   }
 
   /** One latency run: jobs due now, one every interval, on an idle cluster; returns its row. */

@@ -3,6 +3,7 @@ package io.sluice.bench.jobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What one E5 node counted over its life, read from its meters when it stops and handed to the
@@ -14,11 +15,21 @@ import java.util.Map;
  * @param statements SQL statements its job store ran (heartbeats and reclaims included)
  * @param executed jobs whose handler returned
  * @param fenced outcomes refused because the node's lease had lapsed
+ * @param workMicros how long the jobs' work (their sleeps) really took, in microseconds
  */
 record NodeCounters(
-    long acquired, long lockFailures, long attempts, long statements, long executed, long fenced) {
+    long acquired,
+    long lockFailures,
+    long attempts,
+    long statements,
+    long executed,
+    long fenced,
+    long workMicros) {
 
-  static final NodeCounters NONE = new NodeCounters(0, 0, 0, 0, 0, 0);
+  static final NodeCounters NONE = new NodeCounters(0, 0, 0, 0, 0, 0, 0);
+
+  /** The node's timer of its jobs' work. */
+  static final String WORK_TIMER = "e5.work";
 
   private static final String PREFIX = "counters ";
 
@@ -30,7 +41,8 @@ record NodeCounters(
         count(registry, "sluice.jobs.acquisition.attempts"),
         Math.round(registry.get("sluice.jobs.store.statements").functionCounter().count()),
         count(registry, "sluice.jobs.executed"),
-        count(registry, "sluice.jobs.fenced"));
+        count(registry, "sluice.jobs.fenced"),
+        Math.round(registry.timer(WORK_TIMER).totalTime(TimeUnit.MICROSECONDS)));
   }
 
   private static long count(MeterRegistry registry, String name) {
@@ -56,7 +68,9 @@ record NodeCounters(
         + " executed="
         + executed
         + " fenced="
-        + fenced;
+        + fenced
+        + " work_us="
+        + workMicros;
   }
 
   /** Reads a line {@link #line()} wrote. */
@@ -72,7 +86,8 @@ record NodeCounters(
         values.get("attempts"),
         values.get("statements"),
         values.get("executed"),
-        values.get("fenced"));
+        values.get("fenced"),
+        values.get("work_us"));
   }
 
   /** What was counted since {@code before}, counters of the same nodes read earlier. */
@@ -83,7 +98,8 @@ record NodeCounters(
         attempts - before.attempts,
         statements - before.statements,
         executed - before.executed,
-        fenced - before.fenced);
+        fenced - before.fenced,
+        workMicros - before.workMicros);
   }
 
   /** The sum of this node's counters and {@code other}'s. */
@@ -94,6 +110,7 @@ record NodeCounters(
         attempts + other.attempts,
         statements + other.statements,
         executed + other.executed,
-        fenced + other.fenced);
+        fenced + other.fenced,
+        workMicros + other.workMicros);
   }
 }

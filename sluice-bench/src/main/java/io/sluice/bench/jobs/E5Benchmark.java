@@ -82,7 +82,7 @@ public final class E5Benchmark {
           + "statements_per_job,transactions_per_job,db_cpu_s,db_cpu_ms_per_job,attempts,"
           + "jobs_per_s,mode,prefetch,backends_cpu_s,nodes_cpu_s,others_cpu_pct,load1,acquired,"
           + "executed,fenced,lock_failures,statements,transactions,slept_s,sleep_over_pct,"
-          + "over_slept_ideal_pct";
+          + "over_slept_ideal_pct,vacuum_s";
 
   static final String LATENCY_HEADER =
       "config,nodes,threads,jobs,interval_ms,p50_ms,p90_ms,p99_ms,max_ms,mean_ms,"
@@ -350,7 +350,7 @@ public final class E5Benchmark {
     return String.format(
         Locale.ROOT,
         "%s,%d,%d,%d,%.3f,%.3f,%s,%.4f,%.4f,%.4f,%.2f,%.4f,%d,%.0f,%s,%d,%.2f,%.2f,%.1f,%s,%d,%d,%d,"
-            + "%d,%d,%d,%.2f,%s,%s",
+            + "%d,%d,%d,%.2f,%s,%s,%d",
         config,
         nodes,
         threads,
@@ -379,7 +379,8 @@ public final class E5Benchmark {
         transactions,
         slept,
         noop ? "" : String.format(Locale.ROOT, "%.2f", sleptOver),
-        noop ? "" : String.format(Locale.ROOT, "%.2f", overSleptIdeal));
+        noop ? "" : String.format(Locale.ROOT, "%.2f", overSleptIdeal),
+        vacuumEvery.toSeconds());
   }
 
   /** One latency run: jobs due now, one every interval, on an idle cluster; returns its row. */

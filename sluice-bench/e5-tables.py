@@ -2,7 +2,8 @@
 """Markdown tables and a chart of benchmark E5 for docs/benchmarks.md, from E5Benchmark's CSVs.
 
 Rows of the same configuration, node count, threads and job count (several --runs) are merged
-into their median.
+into their median. "others' CPU" is the share of the 2 cores that processes outside the run took
+(other sessions' builds and tests on a shared machine): a row with much of it is noisy.
 
     python3 sluice-bench/e5-tables.py work docs/e5.csv             # every run, and two pivots
     python3 sluice-bench/e5-tables.py noop docs/e5-noop.csv        # jobs per second
@@ -65,21 +66,44 @@ def order(key):
 
 
 def work(path):
-    rows = read(path, ["config", "nodes", "threads", "jobs"])
-    print("| config | nodes × threads | jobs | makespan s | ideal s | over ideal | "
-          "lock failures/job | statements/job | transactions/job | db CPU ms/job | attempts | runs |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    with open(path, newline="") as f:
+        header = next(csv.reader(f))
+    # Later CSVs also carry the sleeps as really taken and the vacuum interval (variants).
+    extra = [k for k in ("vacuum_s",) if k in header]
+    rows = read(path, ["config", "nodes", "threads", "jobs", "prefetch"] + extra)
+    slept = "over_slept_ideal_pct" in header
+    for r in rows.values():
+        r["backends_ms_per_job"] = r["backends_cpu_s"] * 1000 / int(r["jobs"])
+    print("| config | nodes × threads | prefetch | " + ("vacuum | " if extra else "")
+          + "jobs | makespan s | ideal s | over ideal | "
+          + ("over ideal of the sleeps as taken | " if slept else "")
+          + "lock failures/job | statements/job | transactions/job | db CPU ms/job | attempts | "
+          "others' CPU | runs |")
+    print("| --- | --- | ---: | " + ("---: | " if extra else "")
+          + "---: | ---: | ---: | ---: | " + ("---: | " if slept else "")
+          + "---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for key in sorted(rows, key=order):
         r = rows[key]
+        vacuum = ""
+        if extra:
+            vacuum = f"every {r['vacuum_s']} s | " if r["vacuum_s"] != "0" else "none | "
+        sleeps = ""
+        if slept:
+            sleeps = (f"{r['over_slept_ideal_pct']:+.1f}% | "
+                      if isinstance(r["over_slept_ideal_pct"], float) else " | ")
         print(f"| {LABELS.get(r['config'], r['config'])} | {r['nodes']} × {r['threads']} | "
-              f"{int(r['jobs']):,} | {r['makespan_s']:.1f} | {r['ideal_s']:.1f} | "
-              f"{r['over_ideal_pct']:+.1f}% | {r['lock_failures_per_job']:.3f} | "
-              f"{r['statements_per_job']:.2f} | {r['transactions_per_job']:.2f} | "
-              f"{r['db_cpu_ms_per_job']:.3f} | {int(r['attempts']):,} | {r['runs']} |")
+              f"{r['prefetch']} | {vacuum}{int(r['jobs']):,} | {r['makespan_s']:.1f} | "
+              f"{r['ideal_s']:.1f} | {r['over_ideal_pct']:+.1f}% | {sleeps}"
+              f"{r['lock_failures_per_job']:.3f} | {r['statements_per_job']:.2f} | "
+              f"{r['transactions_per_job']:.2f} | {r['db_cpu_ms_per_job']:.3f} | "
+              f"{int(r['attempts']):,} | {r['others_cpu_pct']:.0f}% | {r['runs']} |")
+    if extra or len({k[4] for k in rows}) > 1:
+        return  # variants: the pivots compare configurations, not settings
     for column, title, fmt in [
         ("over_ideal_pct", "Makespan over the ideal", "{:+.1f}%"),
         ("lock_failures_per_job", "Lock failures per job", "{:.3f}"),
-        ("db_cpu_ms_per_job", "Database CPU per job (ms)", "{:.3f}"),
+        ("db_cpu_ms_per_job", "Database CPU per job, every postgres process (ms)", "{:.3f}"),
+        ("backends_ms_per_job", "Database CPU per job, the nodes' own backends (ms)", "{:.3f}"),
     ]:
         pivot(rows, column, title, fmt)
 
@@ -104,8 +128,8 @@ def pivot(rows, column, title, fmt):
 def noop(path):
     rows = read(path, ["config", "nodes", "threads", "jobs", "prefetch"])
     print("| config | nodes × threads | prefetch | jobs | jobs/s | goal | statements/job | "
-          "transactions/job | db CPU ms/job | nodes' CPU s | runs |")
-    print("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+          "transactions/job | db CPU ms/job | nodes' CPU s | others' CPU | runs |")
+    print("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for key in sorted(rows, key=order):
         r = rows[key]
         n = int(r["nodes"])
@@ -115,7 +139,8 @@ def noop(path):
         print(f"| {LABELS.get(r['config'], r['config'])} | {n} × {r['threads']} | "
               f"{r['prefetch']} | {int(r['jobs']):,} | {r['jobs_per_s']:,.0f} | {verdict} | "
               f"{r['statements_per_job']:.3f} | {r['transactions_per_job']:.3f} | "
-              f"{r['db_cpu_ms_per_job']:.3f} | {r['nodes_cpu_s']:.1f} | {r['runs']} |")
+              f"{r['db_cpu_ms_per_job']:.3f} | {r['nodes_cpu_s']:.1f} | "
+              f"{r['others_cpu_pct']:.0f}% | {r['runs']} |")
 
 
 def latency(path):

@@ -1,12 +1,9 @@
 package io.sluice.bench.jobs;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.bench.CommandLineOptions;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NewJob;
 import io.sluice.core.store.Storage;
-import io.sluice.core.store.StorageConfig;
-import io.sluice.core.store.Storages;
 import io.sluice.jobs.JobStores;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,11 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,8 +66,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class E5Benchmark {
 
-  static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/";
-  static final String NODE_APPLICATION = "sluice-e5-node";
   static final int POLL_MILLIS = 100;
 
   static final String HEADER =
@@ -88,8 +79,7 @@ public final class E5Benchmark {
       "config,nodes,threads,jobs,interval_ms,p50_ms,p90_ms,p99_ms,max_ms,mean_ms,"
           + "statements_per_job,attempts_per_job,lock_failures,load1";
 
-  private final String database;
-  private final String schema;
+  private final E5Database db;
   private final int prefetch;
   private final long seed;
   private final int intervalMillis;
@@ -101,8 +91,7 @@ public final class E5Benchmark {
   private final Path logs;
 
   private E5Benchmark(CommandLineOptions options, boolean latency) {
-    database = options.string("database", "sluice_e5");
-    schema = options.string("schema", "e5");
+    db = new E5Database(options.string("database", "sluice_e5"), options.string("schema", "e5"));
     prefetch = options.integer("prefetch", -1);
     seed = options.integer("seed", 5);
     intervalMillis = options.integer("interval-ms", 20);
@@ -143,13 +132,20 @@ public final class E5Benchmark {
               + " makespan scales with it)%n",
           jobs);
     }
-    bench.ensureDatabase();
+    bench.db.ensureExists();
     boolean fresh = !Files.exists(out);
+    String header = latency ? LATENCY_HEADER : HEADER;
+    if (!fresh && !Files.readAllLines(out).getFirst().equals(header)) {
+      throw new IllegalArgumentException(
+          out
+              + " has other columns (an older E5Benchmark, or another mode wrote it); give --out a"
+              + " new file");
+    }
     try (PrintStream csv =
         new PrintStream(
             Files.newOutputStream(out, StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
       if (fresh) {
-        csv.println(latency ? LATENCY_HEADER : HEADER);
+        csv.println(header);
       }
       for (int run = 1; run <= runs; run++) {
         for (String config : configs) {
@@ -178,55 +174,10 @@ public final class E5Benchmark {
     return values.stream().map(String::trim).map(Integer::valueOf).toList();
   }
 
-  private String databaseUrl() {
-    return SERVER + database;
-  }
-
-  private String schemaUrl() {
-    return databaseUrl() + "?currentSchema=" + schema;
-  }
-
-  private void ensureDatabase() throws SQLException {
-    try (Connection c = DriverManager.getConnection(SERVER + "postgres", E5Node.USER, null);
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database + "'")) {
-      if (!rs.next()) {
-        s.execute("CREATE DATABASE " + database);
-      }
-    }
-  }
-
-  private void freshSchema() throws SQLException {
-    try (Connection c = DriverManager.getConnection(databaseUrl(), E5Node.USER, null);
-        Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-      s.execute("CREATE SCHEMA " + schema);
-    }
-  }
-
-  /** The driver's own storage on the run's schema: it migrates the schema and creates the jobs. */
-  private Storage storage() {
-    StorageConfig config =
-        StorageConfig.builder()
-            .url(schemaUrl())
-            .user(E5Node.USER)
-            .poolSize(2)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
-    return Storages.open(
-        config,
-        E5Node.VALUES,
-        new SimpleMeterRegistry(),
-        Clock.systemUTC(),
-        E5Benchmark.class.getClassLoader());
-  }
-
   private E5Cluster cluster(String config, int nodes, int threads, boolean latency)
       throws IOException, InterruptedException {
-    String url = schemaUrl() + "&ApplicationName=" + NODE_APPLICATION;
-    E5NodeConfig node = E5NodeConfig.named(config, threads, prefetch);
-    E5Cluster cluster = new E5Cluster(nodes, url, node, latency, jvmOptions, logs);
+    E5NodeConfig node = E5NodeConfig.named(config, threads, prefetch).withPoolSize(poolSize);
+    E5Cluster cluster = new E5Cluster(nodes, db.nodeUrl(), node, latency, jvmOptions, logs);
     try {
       cluster.awaitReady();
     } catch (RuntimeException | InterruptedException e) {
@@ -258,14 +209,14 @@ public final class E5Benchmark {
     double ideal = workMillis / 1000.0 / (nodes * threads);
     Duration timeout = Duration.ofSeconds(Math.round(ideal * 10 + count / 200.0 + 120));
     String load = loadAverage();
-    freshSchema();
+    db.freshSchema();
     NodeCounters counters;
     long startNanos;
     long endNanos;
     ClusterCpu start;
     ClusterCpu end;
     long transactions;
-    try (Storage storage = storage();
+    try (Storage storage = db.storage();
         E5Cluster cluster = cluster(config, nodes, threads, false)) {
       JobStore store = JobStores.open(storage, E5Node.VALUES);
       NodeCounters warmUp = warmUp(store, cluster);
@@ -278,19 +229,19 @@ public final class E5Benchmark {
       // benchmark's database are its polls, its ANALYZE and its VACUUMs, counted here.
       int driverTransactions = 0;
       long transactionsBefore;
-      try (Connection stats = DriverManager.getConnection(SERVER + "postgres", E5Node.USER, null);
-          Connection c = DriverManager.getConnection(schemaUrl(), E5Node.USER, null)) {
-        start = ClusterCpu.now(stats, NODE_APPLICATION, cluster.pids());
-        transactionsBefore = transactions(stats);
+      try (Connection stats = db.stats();
+          Connection c = db.connect()) {
+        start = ClusterCpu.now(stats, E5Database.NODE_APPLICATION, cluster.pids());
+        transactionsBefore = db.transactions(stats);
         if (analyze) {
-          execute(c, "ANALYZE sluice_job, sluice_job_payload");
+          E5Database.execute(c, "ANALYZE sluice_job, sluice_job_payload");
           driverTransactions++;
         }
         long nextVacuum = startNanos + vacuumEvery.toNanos();
-        while (count(c) > 0) {
+        while (E5Database.jobsLeft(c) > 0) {
           driverTransactions++;
           if (!vacuumEvery.isZero() && System.nanoTime() >= nextVacuum) {
-            execute(c, "VACUUM (ANALYZE) sluice_job, sluice_job_payload");
+            E5Database.execute(c, "VACUUM (ANALYZE) sluice_job, sluice_job_payload");
             driverTransactions++;
             nextVacuum += vacuumEvery.toNanos();
           }
@@ -302,11 +253,11 @@ public final class E5Benchmark {
           Thread.sleep(POLL_MILLIS);
         }
         endNanos = System.nanoTime();
-        end = ClusterCpu.now(stats, NODE_APPLICATION, cluster.pids());
+        end = ClusterCpu.now(stats, E5Database.NODE_APPLICATION, cluster.pids());
         driverTransactions++; // the last poll, which found none left
       }
       counters = cluster.stop().counters().minus(warmUp);
-      transactions = transactionsAfterStop() - transactionsBefore - driverTransactions;
+      transactions = db.transactionsAfterStop() - transactionsBefore - driverTransactions;
     }
     double makespan = (endNanos - startNanos) / 1e9;
     double dbCpu = (end.postgres() - start.postgres()) / 1e9;
@@ -386,11 +337,11 @@ public final class E5Benchmark {
   /** One latency run: jobs due now, one every interval, on an idle cluster; returns its row. */
   private String latency(String config, int nodes, int threads, int count) throws Exception {
     String load = loadAverage();
-    freshSchema();
+    db.freshSchema();
     E5Cluster.Report report;
-    try (Storage storage = storage();
+    try (Storage storage = db.storage();
         E5Cluster cluster = cluster(config, nodes, threads, true);
-        Connection c = DriverManager.getConnection(schemaUrl(), E5Node.USER, null)) {
+        Connection c = db.connect()) {
       JobStore store = JobStores.open(storage, E5Node.VALUES);
       // Fresh JVMs compile the claim path during the first jobs: those are not measured.
       trickle(store, warmUpJobs, E5Node.WARM_UP);
@@ -450,7 +401,7 @@ public final class E5Benchmark {
       jobs.add(NewJob.of(E5Node.TYPE, E5Node.WARM_UP));
     }
     store.createAll(jobs);
-    try (Connection c = DriverManager.getConnection(schemaUrl(), E5Node.USER, null)) {
+    try (Connection c = db.connect()) {
       awaitNoJobs(c, cluster);
     }
     Thread.sleep(1000); // the last completions written, the nodes idle
@@ -473,7 +424,7 @@ public final class E5Benchmark {
   private static void awaitNoJobs(Connection c, E5Cluster cluster)
       throws SQLException, InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (count(c) > 0) {
+    while (E5Database.jobsLeft(c) > 0) {
       cluster.requireAlive();
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("jobs left 60 s after the last was created");
@@ -486,60 +437,6 @@ public final class E5Benchmark {
   static double percentile(long[] sortedMicros, double percent) {
     int rank = (int) Math.ceil(percent / 100 * sortedMicros.length);
     return sortedMicros[Math.max(0, rank - 1)] / 1000.0;
-  }
-
-  private static void execute(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute(sql);
-    }
-  }
-
-  private static long count(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT count(*) FROM sluice_job")) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
-  /** The transactions of the benchmark's database so far, read from another database. */
-  private long transactions(Connection stats) throws SQLException {
-    try (Statement s = stats.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '"
-                    + database
-                    + "'")) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
-  /**
-   * The database's transactions once the nodes stopped: a backend hands its counts in at most once
-   * a second while busy, and at its exit, so this waits for the nodes' backends to be gone.
-   */
-  private long transactionsAfterStop() throws SQLException, InterruptedException {
-    try (Connection c = DriverManager.getConnection(SERVER + "postgres", E5Node.USER, null)) {
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (backends(c) > 0 && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
-      Thread.sleep(200);
-      return transactions(c);
-    }
-  }
-
-  private static long backends(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = '"
-                    + NODE_APPLICATION
-                    + "'")) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 
   /** The 1-minute load average, for the record of how busy the shared machine was. */

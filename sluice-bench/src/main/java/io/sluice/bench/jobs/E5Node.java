@@ -32,8 +32,8 @@ import java.util.stream.Collectors;
  * its due time to its handler's start.
  *
  * <pre>
- * E5Node --url jdbc:postgresql://…?currentSchema=… --node node-1 [--pool-size 4]
- *     [--latency false] [E5NodeConfig's options: --acquisition, --concurrency, --prefetch, …]
+ * E5Node --url jdbc:postgresql://…?currentSchema=… --node node-1 [--latency false]
+ *     [E5NodeConfig's options: --acquisition, --concurrency, --prefetch, …, --pool-size]
  * </pre>
  */
 public final class E5Node {
@@ -47,8 +47,6 @@ public final class E5Node {
   /** How payloads are written: the driver and the nodes must agree. */
   static final StoredValues VALUES = StoredValues.create(SerializationConfig.defaults());
 
-  static final String USER = "postgres";
-
   /** The line on standard input that asks for the counters so far (the warm-up's, say). */
   static final String ASK_COUNTERS = "counters";
 
@@ -61,7 +59,6 @@ public final class E5Node {
     CommandLineOptions options = CommandLineOptions.parse(args);
     String url = options.string("url", "");
     String node = options.string("node", "node-1");
-    int poolSize = options.integer("pool-size", 4);
     boolean latency = Boolean.parseBoolean(options.string("latency", "false"));
     E5NodeConfig config = E5NodeConfig.from(options);
     options.requireAllRead();
@@ -74,8 +71,8 @@ public final class E5Node {
     StorageConfig storageConfig =
         StorageConfig.builder()
             .url(url)
-            .user(USER)
-            .poolSize(poolSize)
+            .user(E5Database.USER)
+            .poolSize(config.poolSize())
             .connectTimeout(Duration.ofSeconds(5))
             .build();
     try (Storage storage =

@@ -20,6 +20,7 @@ import java.util.List;
  * @param backoffMillis optimistic: the first wait after lock failures, 0 for none
  * @param maxBackoffMillis optimistic: the longest wait
  * @param backoffFactor optimistic: how the wait and the candidates grow per level
+ * @param poolSize connections in each node's storage pool
  */
 record E5NodeConfig(
     Acquisition acquisition,
@@ -29,9 +30,13 @@ record E5NodeConfig(
     int maxJobsPerCycle,
     long backoffMillis,
     long maxBackoffMillis,
-    double backoffFactor) {
+    double backoffFactor,
+    int poolSize) {
 
   /** The configurations Camunda published (all optimistic), then skip-locked. */
+  /** Connections per node: 2 writers and 2 for reads (the cluster test's choice). */
+  static final int DEFAULT_POOL_SIZE = 4;
+
   static final List<String> NAMES =
       List.of("baseline", "48", "backoff-50", "backoff-70", "backoff-90", "skip-locked");
 
@@ -41,18 +46,37 @@ record E5NodeConfig(
    */
   static E5NodeConfig named(String name, int concurrency, int prefetch) {
     Acquisition optimistic = Acquisition.OPTIMISTIC;
+    int pool = DEFAULT_POOL_SIZE;
     return switch (name) {
-      case "baseline" -> new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 0, 250, 2);
-      case "48" -> new E5NodeConfig(optimistic, concurrency, prefetch, 48, 48, 0, 250, 2);
-      case "backoff-50" -> new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 50, 250, 2);
-      case "backoff-70" -> new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 70, 350, 2);
-      case "backoff-90" -> new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 90, 450, 2);
+      case "baseline" ->
+          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 0, 250, 2, pool);
+      case "48" -> new E5NodeConfig(optimistic, concurrency, prefetch, 48, 48, 0, 250, 2, pool);
+      case "backoff-50" ->
+          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 50, 250, 2, pool);
+      case "backoff-70" ->
+          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 70, 350, 2, pool);
+      case "backoff-90" ->
+          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 90, 450, 2, pool);
       case "skip-locked" ->
-          new E5NodeConfig(Acquisition.SKIP_LOCKED, concurrency, prefetch, 3, 48, 0, 250, 2);
+          new E5NodeConfig(Acquisition.SKIP_LOCKED, concurrency, prefetch, 3, 48, 0, 250, 2, pool);
       default ->
           throw new IllegalArgumentException(
               "unknown configuration '" + name + "'; known: " + String.join(",", NAMES));
     };
+  }
+
+  /** This configuration with {@code value} connections per node. */
+  E5NodeConfig withPoolSize(int value) {
+    return new E5NodeConfig(
+        acquisition,
+        concurrency,
+        prefetch,
+        jobsPerCycle,
+        maxJobsPerCycle,
+        backoffMillis,
+        maxBackoffMillis,
+        backoffFactor,
+        value);
   }
 
   /** Reads what {@link #arguments()} wrote. */
@@ -65,7 +89,8 @@ record E5NodeConfig(
         options.integer("max-jobs-per-cycle", 48),
         options.integer("backoff-ms", 0),
         options.integer("max-backoff-ms", 250),
-        options.decimal("backoff-factor", 2));
+        options.decimal("backoff-factor", 2),
+        options.integer("pool-size", DEFAULT_POOL_SIZE));
   }
 
   /** This configuration as a node's {@code --name value} options. */
@@ -79,6 +104,7 @@ record E5NodeConfig(
     args.addAll(List.of("--backoff-ms", Long.toString(backoffMillis)));
     args.addAll(List.of("--max-backoff-ms", Long.toString(maxBackoffMillis)));
     args.addAll(List.of("--backoff-factor", Double.toString(backoffFactor)));
+    args.addAll(List.of("--pool-size", Integer.toString(poolSize)));
     return args;
   }
 

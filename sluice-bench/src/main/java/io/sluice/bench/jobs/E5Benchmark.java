@@ -68,13 +68,6 @@ public final class E5Benchmark {
 
   static final int POLL_MILLIS = 100;
 
-  static final String HEADER =
-      "config,nodes,threads,jobs,makespan_s,ideal_s,over_ideal_pct,lock_failures_per_job,"
-          + "statements_per_job,transactions_per_job,db_cpu_s,db_cpu_ms_per_job,attempts,"
-          + "jobs_per_s,mode,prefetch,backends_cpu_s,nodes_cpu_s,others_cpu_pct,load1,acquired,"
-          + "executed,fenced,lock_failures,statements,transactions,slept_s,sleep_over_pct,"
-          + "over_slept_ideal_pct,vacuum_s";
-
   static final String LATENCY_HEADER =
       "config,nodes,threads,jobs,interval_ms,p50_ms,p90_ms,p99_ms,max_ms,mean_ms,"
           + "statements_per_job,attempts_per_job,lock_failures,load1";
@@ -134,7 +127,7 @@ public final class E5Benchmark {
     }
     bench.db.ensureExists();
     boolean fresh = !Files.exists(out);
-    String header = latency ? LATENCY_HEADER : HEADER;
+    String header = latency ? LATENCY_HEADER : E5Run.HEADER;
     if (!fresh && !Files.readAllLines(out).getFirst().equals(header)) {
       throw new IllegalArgumentException(
           out
@@ -268,70 +261,23 @@ public final class E5Benchmark {
         100
             * (machine - dbCpu - nodesCpu - driverCpu)
             / (makespan * Runtime.getRuntime().availableProcessors());
-    double overIdeal = noop ? Double.NaN : 100 * (makespan / ideal - 1);
-    // A busy machine wakes sleeps late: the ideal of the work as it really took tells the
-    // acquisition's loss from the machine's.
-    double slept = counters.workMicros() / 1e6;
-    double sleptOver = noop ? Double.NaN : 100 * (slept * 1000 / workMillis - 1);
-    double overSleptIdeal = noop ? Double.NaN : 100 * (makespan / (slept / (nodes * threads)) - 1);
-    int effectivePrefetch = E5NodeConfig.named(config, threads, prefetch).executor("x").prefetch();
-    System.out.printf(
-        Locale.ROOT,
-        "  %-11s %d node(s) × %d: %,d jobs in %.2f s (ideal %.2f s, %+.1f%%), %,.0f jobs/s;"
-            + " lock failures/job %.3f, statements/job %.3f, transactions/job %.3f, db cpu %.1f s"
-            + " (%.3f ms/job), attempts %,d; others took %.0f%% of the machine; sleeps took"
-            + " %+.1f%% of the work asked, makespan %+.1f%% over their ideal%n",
-        config,
-        nodes,
-        threads,
-        count,
-        makespan,
-        ideal,
-        overIdeal,
-        count / makespan,
-        counters.lockFailures() / (double) count,
-        counters.statements() / (double) count,
-        transactions / (double) count,
-        dbCpu,
-        dbCpu * 1000 / count,
-        counters.attempts(),
-        others,
-        sleptOver,
-        overSleptIdeal);
-    return String.format(
-        Locale.ROOT,
-        "%s,%d,%d,%d,%.3f,%.3f,%s,%.4f,%.4f,%.4f,%.2f,%.4f,%d,%.0f,%s,%d,%.2f,%.2f,%.1f,%s,%d,%d,%d,"
-            + "%d,%d,%d,%.2f,%s,%s,%d",
-        config,
-        nodes,
-        threads,
-        count,
-        makespan,
-        ideal,
-        noop ? "" : String.format(Locale.ROOT, "%.2f", overIdeal),
-        counters.lockFailures() / (double) count,
-        counters.statements() / (double) count,
-        transactions / (double) count,
-        dbCpu,
-        dbCpu * 1000 / count,
-        counters.attempts(),
-        count / makespan,
-        noop ? "noop" : "work",
-        effectivePrefetch,
-        end.backendsSince(start) / 1e9,
-        nodesCpu,
-        others,
-        load,
-        counters.acquired(),
-        counters.executed(),
-        counters.fenced(),
-        counters.lockFailures(),
-        counters.statements(),
-        transactions,
-        slept,
-        noop ? "" : String.format(Locale.ROOT, "%.2f", sleptOver),
-        noop ? "" : String.format(Locale.ROOT, "%.2f", overSleptIdeal),
-        vacuumEvery.toSeconds());
+    E5Run run =
+        new E5Run(
+            config,
+            nodes,
+            threads,
+            E5NodeConfig.named(config, threads, prefetch).executor("x").prefetch(),
+            count,
+            noop,
+            workMillis,
+            makespan,
+            counters,
+            transactions,
+            new E5Run.Cpu(dbCpu, end.backendsSince(start) / 1e9, nodesCpu, others),
+            load,
+            vacuumEvery.toSeconds());
+    System.out.println(run.summary());
+    return run.csv();
   }
 
   /** One latency run: jobs due now, one every interval, on an idle cluster; returns its row. */

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -301,39 +302,37 @@ public final class E5Benchmark {
     if (micros.length != count) {
       throw new IllegalStateException(micros.length + " latencies for " + count + " jobs");
     }
-    double mean = java.util.Arrays.stream(micros).average().orElse(0) / 1000;
     // Per job the nodes ran, the warm-up's included: the counters cover the nodes' whole life.
     NodeCounters counters = report.counters();
+    double[] figures = {
+      percentile(micros, 50),
+      percentile(micros, 90),
+      percentile(micros, 99),
+      percentile(micros, 100),
+      Arrays.stream(micros).average().orElse(0) / 1000,
+      counters.statements() / (double) counters.executed(),
+      counters.attempts() / (double) counters.executed()
+    };
     System.out.printf(
         Locale.ROOT,
         "  %-11s %d node(s): due-to-start p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms"
             + " (mean %.2f); statements/job %.2f, attempts/job %.2f%n",
         config,
         nodes,
-        percentile(micros, 50),
-        percentile(micros, 90),
-        percentile(micros, 99),
-        percentile(micros, 100),
-        mean,
-        counters.statements() / (double) counters.executed(),
-        counters.attempts() / (double) counters.executed());
-    return String.format(
-        Locale.ROOT,
-        "%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%s",
-        config,
-        nodes,
-        threads,
-        count,
-        intervalMillis,
-        percentile(micros, 50),
-        percentile(micros, 90),
-        percentile(micros, 99),
-        percentile(micros, 100),
-        mean,
-        counters.statements() / (double) counters.executed(),
-        counters.attempts() / (double) counters.executed(),
-        counters.lockFailures(),
-        load);
+        figures[0],
+        figures[1],
+        figures[2],
+        figures[3],
+        figures[4],
+        figures[5],
+        figures[6]);
+    StringBuilder row =
+        new StringBuilder(String.join(",", config, "" + nodes, "" + threads, "" + count));
+    row.append(',').append(intervalMillis);
+    for (double figure : figures) {
+      row.append(String.format(Locale.ROOT, ",%.3f", figure));
+    }
+    return row.append(',').append(counters.lockFailures()).append(',').append(load).toString();
   }
 
   /**

@@ -27,6 +27,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,12 +61,20 @@ public final class JobNode implements AutoCloseable {
   private final LeaseKeeper keeper;
   private final Semaphore permits;
   private final AtomicInteger held = new AtomicInteger();
+  private final AtomicInteger running = new AtomicInteger();
   private final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger outcomeCount = new AtomicInteger();
+  private volatile long firstOutcomeNanos;
+  private final AtomicBoolean flushQueued = new AtomicBoolean();
+  private volatile boolean writesFailing;
+
+  /** Outcomes being written, or kept after a failed write; the writer thread's alone. */
   private final List<Outcome> pending = new ArrayList<>();
-  private long pendingSince;
+
   private int backoffLevel;
   private final ExecutorService workers;
   private final ScheduledExecutorService heartbeat;
+  private final ExecutorService writer;
   private final Thread acquisition;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean stopping;
@@ -97,6 +106,14 @@ public final class JobNode implements AutoCloseable {
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform()
                 .name("sluice-jobs-heartbeat-" + config.nodeId())
+                .daemon(true)
+                .factory());
+    // Outcomes are written on a thread of their own, so that a node's claims and completions
+    // overlap (on PostgreSQL, two backends) instead of taking turns on the acquisition thread.
+    this.writer =
+        Executors.newSingleThreadExecutor(
+            Thread.ofPlatform()
+                .name("sluice-jobs-complete-" + config.nodeId())
                 .daemon(true)
                 .factory());
     this.acquisition =
@@ -195,24 +212,20 @@ public final class JobNode implements AutoCloseable {
    * before looking again (zero: at once).
    */
   private Duration acquireOnce() {
-    for (Outcome outcome = outcomes.poll(); outcome != null; outcome = outcomes.poll()) {
-      if (pending.isEmpty()) {
-        pendingSince = System.nanoTime();
-      }
-      pending.add(outcome);
-    }
     int room = config.concurrency() + config.prefetch() - held.get();
     // Claim when the room fits a batch, so that one claim and one completion serve several jobs,
-    // or at once when a running slot idles with nothing held for it.
-    boolean claiming =
-        keeper.held()
-            && room > 0
-            && (room >= config.claimBatch() || permits.availablePermits() > 0);
+    // or at once when a running slot idles with nothing held for it. Counted, not read off the
+    // semaphore: a permit just released reads free until the held job waiting for it takes it.
+    int runningNow = running.get();
+    boolean idleSlot = runningNow < config.concurrency() && held.get() <= runningNow;
+    boolean claiming = keeper.held() && room > 0 && (room >= config.claimBatch() || idleSlot);
     Duration ackIn = Duration.ZERO;
-    if (!pending.isEmpty()) {
-      long waited = System.nanoTime() - pendingSince;
-      if (claiming || pending.size() >= config.claimBatch() || waited >= ACK_DELAY_NANOS) {
-        flush();
+    int finished = outcomeCount.get();
+    if (finished > 0 || writesFailing) {
+      long waited = System.nanoTime() - firstOutcomeNanos;
+      if (claiming || finished >= config.claimBatch() || waited >= ACK_DELAY_NANOS) {
+        requestFlush();
+        ackIn = writesFailing ? FIRST_BACKOFF.multipliedBy(10) : Duration.ZERO;
       } else {
         ackIn = Duration.ofNanos(ACK_DELAY_NANOS - waited);
       }
@@ -227,6 +240,44 @@ public final class JobNode implements AutoCloseable {
           config.acquisition() == Acquisition.OPTIMISTIC ? claimOptimistically(room) : claim(room);
     }
     return ackIn.isZero() || ackIn.compareTo(wait) >= 0 ? wait : ackIn;
+  }
+
+  /** Queues an outcome for the writer thread, noting when the oldest waiting one came. */
+  private void offer(Outcome outcome) {
+    outcomes.add(outcome);
+    if (outcomeCount.getAndIncrement() == 0) {
+      firstOutcomeNanos = System.nanoTime();
+    }
+  }
+
+  /** Has the writer thread write the outcomes back, unless it is about to already. */
+  private void requestFlush() {
+    if (!flushQueued.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      writer.execute(
+          () -> {
+            flushQueued.set(false);
+            try {
+              flush();
+              if (writesFailing) {
+                writesFailing = false;
+                LOG.info("Node {} writes its jobs' outcomes again", config.nodeId());
+              }
+            } catch (RuntimeException e) {
+              if (!writesFailing) {
+                writesFailing = true;
+                LOG.warn(
+                    "Node {} cannot write its jobs' outcomes ({}); it keeps them and tries again",
+                    config.nodeId(),
+                    e.getMessage());
+              }
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      flushQueued.set(false); // stopping: close() writes what is left
+    }
   }
 
   /** Claims the whole room in one statement; returns how long to wait before looking again. */
@@ -270,7 +321,7 @@ public final class JobNode implements AutoCloseable {
       } catch (RejectedExecutionException e) {
         metrics.rejected.increment();
         held.decrementAndGet();
-        outcomes.add(new Outcome.Released(job));
+        offer(new Outcome.Released(job));
       }
     }
   }
@@ -297,8 +348,9 @@ public final class JobNode implements AutoCloseable {
     try {
       permits.acquire();
       permit = true;
+      running.incrementAndGet();
       if (stopping) {
-        outcomes.add(new Outcome.Released(job));
+        offer(new Outcome.Released(job));
         return;
       }
       Duration late = Duration.between(job.dueAt(), clock.instant());
@@ -307,7 +359,7 @@ public final class JobNode implements AutoCloseable {
       try {
         payload = job.payload().read();
       } catch (RuntimeException e) {
-        outcomes.add(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
+        offer(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
         return;
       }
       JobContext context =
@@ -322,14 +374,15 @@ public final class JobNode implements AutoCloseable {
               transaction -> store.complete(transaction, job.lease(), job.id()));
       handlers.get(job.type()).handle(context);
       metrics.executed.increment();
-      outcomes.add(new Outcome.Completed(job, context.completedInTransaction()));
+      offer(new Outcome.Completed(job, context.completedInTransaction()));
     } catch (InterruptedException e) {
-      outcomes.add(new Outcome.Released(job));
+      offer(new Outcome.Released(job));
     } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
       metrics.failed.increment();
-      outcomes.add(new Outcome.Failed(job, describe(e)));
+      offer(new Outcome.Failed(job, describe(e)));
     } finally {
       if (permit) {
+        running.decrementAndGet();
         permits.release();
       }
       held.decrementAndGet();
@@ -346,11 +399,13 @@ public final class JobNode implements AutoCloseable {
   private void flush() {
     for (Outcome outcome = outcomes.poll(); outcome != null; outcome = outcomes.poll()) {
       pending.add(outcome);
+      if (outcomeCount.decrementAndGet() > 0) {
+        firstOutcomeNanos = System.nanoTime(); // those that came meanwhile wait from now
+      }
     }
     if (pending.isEmpty()) {
       return;
     }
-    pendingSince = System.nanoTime(); // what a failed write keeps waits again
     // Each write removes what it wrote, so that after a failure only the rest is written again.
     for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Completed.class).entrySet()) {
       complete(group.getKey(), group.getValue());
@@ -361,9 +416,13 @@ public final class JobNode implements AutoCloseable {
       refused(group.getKey(), ids.size() - store.release(group.getKey(), ids), ids, "hand back");
       pending.removeAll(group.getValue());
     }
+    boolean retries = !pending.isEmpty();
     while (!pending.isEmpty()) {
       failed(pending.getFirst());
       pending.removeFirst();
+    }
+    if (retries) {
+      store.wake(); // the loop sets its timer for the retries' due times
     }
   }
 
@@ -476,10 +535,13 @@ public final class JobNode implements AutoCloseable {
       }
       heartbeat.shutdown();
       heartbeat.awaitTermination(5, TimeUnit.SECONDS);
+      writer.shutdown();
+      writer.awaitTermination(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       interrupted = true;
       workers.shutdownNow();
       heartbeat.shutdownNow();
+      writer.shutdownNow();
     }
     if (started) {
       try {

@@ -244,10 +244,12 @@ public final class JobNode implements AutoCloseable {
 
   /** Queues an outcome for the writer thread, noting when the oldest waiting one came. */
   private void offer(Outcome outcome) {
-    outcomes.add(outcome);
+    // Counted before it is queued, so the writer never takes one the count does not hold yet (the
+    // count would go below zero and a later outcome would wait unseen).
     if (outcomeCount.getAndIncrement() == 0) {
       firstOutcomeNanos = System.nanoTime();
     }
+    outcomes.add(outcome);
   }
 
   /** Has the writer thread write the outcomes back, unless it is about to already. */

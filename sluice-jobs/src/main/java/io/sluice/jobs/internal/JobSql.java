@@ -133,15 +133,20 @@ final class JobSql {
   }
 
   private String claimRows(int types) {
+    // PostgreSQL: the ids as an array (an init plan), so the update finds its rows by primary key
+    // whatever their number; with IN (subquery) a claim of some hundreds made it hash the whole
+    // table (15 ms a claim of 512 among 100,000 waiting jobs, against 4 ms).
     return "UPDATE sluice_job SET state = 1, owner = ?, epoch = ?, attempts = attempts + 1"
-        + " WHERE id IN (SELECT id FROM sluice_job WHERE state = 0 AND due_at <= ? AND type IN ("
+        + (writableWith ? " WHERE id = ANY (ARRAY(" : " WHERE id IN (")
+        + "SELECT id FROM sluice_job WHERE state = 0 AND due_at <= ? AND type IN ("
         + placeholders(types)
         + ") AND EXISTS (SELECT 1 FROM sluice_job_node WHERE node = ? AND epoch = ?"
         + " AND lease_expires > "
         + now
         + ") ORDER BY sort_key LIMIT ?"
         + skipLocked
-        + ") RETURNING id, type, priority, due_at, sort_key, retries_left, attempts";
+        + (writableWith ? "))" : ")")
+        + " RETURNING id, type, priority, due_at, sort_key, retries_left, attempts";
   }
 
   /** The payloads of a list of jobs (one parameter). */

@@ -18,11 +18,14 @@ final class ClaimPlans {
           + " 1000000 + x, 1000000 + x - (x % 100) * 1000, CASE WHEN x % 50 = 0 THEN 1 ELSE 0 END,"
           + " 3, 0, 0 FROM ";
 
-  /** The claim with its parameters written in: node 'a', epoch 1, 20 email jobs. */
+  /**
+   * The claim with its parameters written in: node 'a', epoch 1, 500 email jobs (enough that a plan
+   * hashing the whole table would look cheaper to the planner than lookups by key).
+   */
   static String claim(String type) {
     JobSql sql = JobSql.of(type, type.equals("postgresql") ? " FOR UPDATE SKIP LOCKED" : "", "");
     String statement = sql.claim(1);
-    for (String value : new String[] {"'a'", "1", "1100000", "'email'", "'a'", "1", "20"}) {
+    for (String value : new String[] {"'a'", "1", "1100000", "'email'", "'a'", "1", "500"}) {
       statement = statement.replaceFirst("\\?", value);
     }
     return statement;

@@ -39,7 +39,7 @@ import java.util.Map;
  * <pre>
  * sluice-bench/run-e1.sh [--jobs cpu,io,throttled] [--profiles 8,16,24,48,auto]
  *     [--records 1000000] [--io-records 100000] [--latency-ms 5] [--cap 20]
- *     [--max-connections 256] [--hash-rounds 20] [--block-size 100] [--runs 1]
+ *     [--max-connections 256] [--hash-rounds 100] [--block-size 100] [--runs 1]
  *     [--warm-up-records 20000] [--sample-ms 250] [--max-others 100] [--out e1.csv]
  * </pre>
  *
@@ -127,7 +127,7 @@ public final class E1Benchmark {
     double latencyMillis = options.decimal("latency-ms", 5);
     int cap = options.integer("cap", 20);
     int maxConnections = options.integer("max-connections", 256);
-    int hashRounds = options.integer("hash-rounds", 20);
+    int hashRounds = options.integer("hash-rounds", 100);
     int blockSize = options.integer("block-size", BatchJob.DEFAULT_BLOCK_SIZE);
     int runs = options.integer("runs", 1);
     long warmUpRecords = Long.parseLong(options.string("warm-up-records", "20000"));

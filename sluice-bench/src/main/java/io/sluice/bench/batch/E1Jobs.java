@@ -4,6 +4,7 @@ import io.sluice.batch.BatchInput;
 import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchStep;
 import io.sluice.core.Message;
+import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.expression.Template;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
@@ -54,13 +55,28 @@ final class E1Jobs {
     return kind.equals("io") || kind.equals("throttled");
   }
 
-  /** Job {@code kind} over {@code records} records with {@code profile} ("auto" or threads). */
+  /**
+   * Job {@code kind} over {@code records} records with {@code profile}: {@code auto} (every
+   * default), a number of threads (a fixed threading profile), or {@code auto:N}, auto holding at
+   * most N records at once (a diagnostic: how many records wait for auto's limit changes what a
+   * wake-up costs).
+   */
   static BatchJob job(String kind, String profile, long records, Settings settings) {
     BatchJob.Builder job =
         BatchJob.builder("e1-" + kind)
             .blockSize(settings.blockSize())
             .maxFailedRecords(BatchJob.UNLIMITED);
-    if (!profile.equals("auto")) {
+    if (profile.startsWith("auto:")) {
+      int maxInFlight = Integer.parseInt(profile.substring(5));
+      ProcessingStrategy.Auto defaults = ProcessingStrategy.Auto.DEFAULT;
+      job.strategy(
+          new ProcessingStrategy.Auto(
+              maxInFlight,
+              defaults.backpressure(),
+              defaults.waitTimeout(),
+              Math.min(defaults.initialLimit(), maxInFlight),
+              defaults.maxLimit()));
+    } else if (!profile.equals("auto")) {
       job.threads(Integer.parseInt(profile));
     }
     BatchStep.Builder step = BatchStep.builder(STEP);

@@ -75,7 +75,7 @@ final class RunTrace implements AutoCloseable {
       BatchEngine.Execution execution,
       ServiceProcess service,
       long periodMillis) {
-    String stage = profile.equals("auto") ? "auto" : "receiver";
+    String stage = profile.startsWith("auto") ? "auto" : "receiver";
     return new RunTrace(registry, flow, stage, execution, service, periodMillis);
   }
 

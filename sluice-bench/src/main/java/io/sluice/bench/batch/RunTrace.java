@@ -84,21 +84,25 @@ final class RunTrace implements AutoCloseable {
     long before = System.nanoTime();
     ServiceProcess.Counts first = counts();
     int cores = Runtime.getRuntime().availableProcessors();
-    while (running) {
+    while (running && first != null) {
       try {
         Thread.sleep(periodMillis);
       } catch (InterruptedException e) {
         return;
       }
-      long now = System.nanoTime();
+      ServiceProcess.Counts now = counts();
+      if (now == null) {
+        return; // Closed while asking the service: the run is over, and this sample is not.
+      }
+      long nanos = System.nanoTime();
       long machine = CpuTime.ofMachine();
-      ServiceProcess.Counts calls = counts().since(first);
-      double busy = 100.0 * (machine - machineBefore) / ((now - before) * (double) cores);
+      ServiceProcess.Counts calls = now.since(first);
+      double busy = 100.0 * (machine - machineBefore) / ((nanos - before) * (double) cores);
       machineBefore = machine;
-      before = now;
+      before = nanos;
       Sample sample =
           new Sample(
-              (now - started) / 1e9,
+              (nanos - started) / 1e9,
               execution.progress().processed(),
               gauge("sluice.stage.limit"),
               gauge("sluice.stage.active"),
@@ -113,6 +117,7 @@ final class RunTrace implements AutoCloseable {
     }
   }
 
+  /** The service's counts (none without a service); null when interrupted, as {@link #close}s. */
   private ServiceProcess.Counts counts() {
     if (service == null) {
       return ServiceProcess.Counts.NONE;
@@ -123,7 +128,7 @@ final class RunTrace implements AutoCloseable {
       throw new IllegalStateException("the service stopped answering /counts", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return ServiceProcess.Counts.NONE;
+      return null;
     }
   }
 

@@ -19,11 +19,14 @@ THROTTLED = "#e15759"
 
 
 def load_rates(path):
-    rows = {}
+    """Records/s by job and profile, and the service's cap by job (where it has one)."""
+    rows, caps = {}, {}
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             rows.setdefault(row["job"], {})[row["profile"]] = float(row["rps_median"])
-    return rows
+            if row["cap"]:
+                caps[row["job"]] = int(row["cap"])
+    return rows, caps
 
 
 def load_trace(path):
@@ -77,11 +80,11 @@ def bars(out, job, rates, x0, top, width, height):
                    f'text-anchor="middle">{label}</text>')
 
 
-def limit_panel(out, job, samples, x0, top, width, height):
+def limit_panel(out, job, samples, cap, x0, top, width, height):
     if not samples:
         return
     end = max(s[0] for s in samples) or 1
-    peak_limit = max(max(s[1] for s in samples), 1) * 1.1
+    peak_limit = max(max(s[1] for s in samples), cap or 1, 1) * 1.1
     rates = []  # 429s per second between samples
     for (t0, _, c0), (t1, _, c1) in zip(samples, samples[1:]):
         rates.append((t1, (c1 - c0) / max(t1 - t0, 1e-3)))
@@ -97,7 +100,13 @@ def limit_panel(out, job, samples, x0, top, width, height):
         out.append(f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="9" text-anchor="end" '
                    f'fill="{LIMIT}">{peak_limit * i / 4:,.0f}</text>')
         out.append(f'<text x="{left + plot_w + 4}" y="{y + 4:.1f}" font-size="9" '
-                   f'fill="{THROTTLED}">{peak_rate * i / 4:,.0f}</text>')
+                   f'fill="{THROTTLED}">{peak_rate * i / 4:,.{0 if peak_rate > 10 else 1}f}</text>')
+    if cap:
+        y = bottom - plot_h * cap / peak_limit
+        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" '
+                   f'stroke="{LIMIT}" stroke-dasharray="4 3"/>')
+        out.append(f'<text x="{left + 4}" y="{y - 3:.1f}" font-size="9" fill="{LIMIT}">'
+                   f"the service's cap: {cap} at once</text>")
     for i in range(6):
         x = left + plot_w * i / 5
         out.append(f'<text x="{x:.1f}" y="{bottom + 14}" font-size="9" '
@@ -116,7 +125,7 @@ def limit_panel(out, job, samples, x0, top, width, height):
 def main():
     if len(sys.argv) != 4:
         sys.exit("usage: e1-chart.py E1.csv E1-TRACE.csv OUT.svg")
-    rates = load_rates(sys.argv[1])
+    rates, caps = load_rates(sys.argv[1])
     trace = load_trace(sys.argv[2])
     jobs = [j for j in JOBS if j in rates]
     limits = [j for j in ["io", "throttled"] if j in trace]
@@ -128,7 +137,7 @@ def main():
     for i, job in enumerate(jobs):
         bars(out, job, rates[job], i * bar_w, 0, bar_w, bar_h)
     for i, job in enumerate(limits):
-        limit_panel(out, job, trace[job], 0, bar_h + i * limit_h, width, limit_h)
+        limit_panel(out, job, trace[job], caps.get(job), 0, bar_h + i * limit_h, width, limit_h)
     out.append("</svg>")
     with open(sys.argv[3], "w") as f:
         f.write("\n".join(out) + "\n")

@@ -96,15 +96,23 @@ def goals(job, rows, best):
         verdict = "met" if ratio >= AUTO_GOAL else "**missed**"
         lines.append(f"auto / best fixed ({best['profile']} threads) = {ratio:.2f}: "
                      f"goal ≥ {AUTO_GOAL} {verdict}")
+    if job in ("cpu", "lite") and auto and best:
+        # On a shared machine a CPU-bound rate follows what the other work leaves; the CPU a
+        # record costs does not.
+        cheapest = min((r for p, r in rows.items() if is_fixed(p)),
+                       key=lambda r: float(r["cpu_us_per_record"]))
+        ours = float(auto["cpu_us_per_record"])
+        theirs = float(cheapest["cpu_us_per_record"])
+        lines.append(f"CPU per record: auto {ours:.2f} µs, the cheapest fixed profile "
+                     f"({cheapest['profile']} threads) {theirs:.2f} µs ({theirs / ours:.2f}×)")
     if job == "throttled" and auto:
         rate = float(auto["rate_429_pct"])
         verdict = "met" if rate < RATE_429_GOAL else "**missed**"
         lines.append(f"auto's 429s per call {rate:.2f}%: goal < {RATE_429_GOAL:.0f}% {verdict}")
-    if job == "lite":
-        for profile in order(rows):
-            value = rps(rows[profile])
-            verdict = "met" if value >= LITE_GOAL else "**missed**"
-            lines.append(f"{profile}: {value:,.0f} records/s: goal ≥ {LITE_GOAL:,} {verdict}")
+    if job == "lite" and auto:
+        value = rps(auto)
+        verdict = "met" if value >= LITE_GOAL else "**missed**"
+        lines.append(f"auto: {value:,.0f} records/s: goal ≥ {LITE_GOAL:,} {verdict}")
     if lines:
         print("\n" + "; ".join(lines) + ".")
 

@@ -229,19 +229,11 @@ public final class StorageBenchmark {
         others[run] = result.othersPercent();
       } finally {
         if (dir != null) {
-          deleteTree(dir);
+          ScratchDirectory.deleteTree(dir);
         }
       }
     }
     return new Result(recordBytes, tps, cpu, dbCpu, others, discarded);
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (var paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    }
   }
 
   private static final Map<String, StoredValues> VALUES = new java.util.HashMap<>();

@@ -29,14 +29,15 @@ import java.util.concurrent.TimeUnit;
  * The in-run reference of E3: a bare Netty server answering the {@link BenchEndpoint}s on 127.0.0.1
  * with the same token check and reply as {@link SluiceTarget}, on as many event loops as Sluice's
  * engine starts (one per core, at least two). The wait of {@code /wait} is a timer on the event
- * loop, so nothing ever blocks: the best a server can do.
+ * loop, so nothing ever blocks: the best a server can do. It serves E1's downstream too ({@link
+ * ServiceEndpoints}: {@code /latency}, {@code /capped} and {@code /counts}).
  */
 final class BareNettyTarget implements AutoCloseable {
 
   private final EventLoopGroup group;
   private final Channel channel;
 
-  BareNettyTarget() {
+  BareNettyTarget(ServiceEndpoints service) {
     group =
         new MultiThreadIoEventLoopGroup(
             Math.max(2, Runtime.getRuntime().availableProcessors()), NioIoHandler.newFactory());
@@ -53,7 +54,7 @@ final class BareNettyTarget implements AutoCloseable {
                     ch.pipeline()
                         .addLast(new HttpServerCodec())
                         .addLast(new HttpObjectAggregator(10 * 1024 * 1024))
-                        .addLast(new Answer());
+                        .addLast(new Answer(service));
                   }
                 })
             .bind("127.0.0.1", 0)
@@ -74,12 +75,25 @@ final class BareNettyTarget implements AutoCloseable {
   /** Answers each request with the endpoint's reply, after its wait when it has one. */
   private static final class Answer extends SimpleChannelInboundHandler<FullHttpRequest> {
 
+    private final ServiceEndpoints service;
+
+    Answer(ServiceEndpoints service) {
+      this.service = service;
+    }
+
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
       boolean keepAlive = HttpUtil.isKeepAlive(request);
       BenchEndpoint endpoint = BenchEndpoint.of(request.uri());
       if (endpoint == null) {
-        write(ctx, HttpResponseStatus.NOT_FOUND, new byte[0], keepAlive);
+        boolean served =
+            service.answer(
+                BenchEndpoint.pathOf(request.uri()),
+                ctx.executor(),
+                (status, body) -> write(ctx, status, body, keepAlive));
+        if (!served) {
+          write(ctx, HttpResponseStatus.NOT_FOUND, new byte[0], keepAlive);
+        }
       } else if (!BenchEndpoint.authorized(request.headers().get(BenchEndpoint.TOKEN_HEADER))) {
         write(ctx, HttpResponseStatus.UNAUTHORIZED, BenchEndpoint.REFUSAL_BYTES, keepAlive);
       } else if (endpoint.waitTime().isPositive()) {

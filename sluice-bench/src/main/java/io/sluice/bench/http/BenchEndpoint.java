@@ -38,14 +38,19 @@ enum BenchEndpoint {
 
   /** The endpoint of {@code path}, ignoring a query string; null for none. */
   static BenchEndpoint of(String uri) {
-    int query = uri.indexOf('?');
-    String path = query < 0 ? uri : uri.substring(0, query);
+    String path = pathOf(uri);
     for (BenchEndpoint endpoint : values()) {
       if (endpoint.path.equals(path)) {
         return endpoint;
       }
     }
     return null;
+  }
+
+  /** The path of {@code uri}, its query string left out. */
+  static String pathOf(String uri) {
+    int query = uri.indexOf('?');
+    return query < 0 ? uri : uri.substring(0, query);
   }
 
   /** Whether the token header's value lets the request in. */

@@ -5,18 +5,22 @@ import io.sluice.core.ExhaustedAction;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
 import java.io.IOException;
+import java.time.Duration;
 
 /**
  * The server side of benchmarks E2 and E3, in a process of its own: a Sluice application or a bare
  * Netty server answering {@code GET /nodelay} and {@code GET /wait} (see {@link BenchEndpoint}) on
- * 127.0.0.1. It prints {@code port <n>} on stdout once it listens and stops when its stdin closes
- * or on SIGTERM. Usually started by {@code sluice-bench/run-e2e3.sh}; by hand, after {@code ./mvnw
- * -q -pl sluice-bench -am package -DskipTests}:
+ * 127.0.0.1; the bare Netty server is also E1's downstream ({@link ServiceEndpoints}: {@code
+ * /latency} and {@code /capped} answer after {@code --latency-ms}, {@code /capped} serves {@code
+ * --cap} calls at once and answers 429 above that, {@code /counts} counts). It prints {@code port
+ * <n>} on stdout once it listens and stops when its stdin closes or on SIGTERM. Usually started by
+ * {@code sluice-bench/run-e2e3.sh}; by hand, after {@code ./mvnw -q -pl sluice-bench -am package
+ * -DskipTests}:
  *
  * <pre>
  * java -cp sluice-bench/target/benchmarks.jar io.sluice.bench.http.HttpTargetServer
  *     --target sluice|netty [--strategy auto|synchronous] [--threads 300] [--max-queue 1000]
- *     [--exhausted WAIT|REJECT|DISCARD|CALLER_RUNS]
+ *     [--exhausted WAIT|REJECT|DISCARD|CALLER_RUNS] [--latency-ms 5] [--cap 20]
  * </pre>
  *
  * <p>{@code auto} is {@link ProcessingStrategy.Auto#DEFAULT}, nothing touched; {@code synchronous}
@@ -41,6 +45,10 @@ public final class HttpTargetServer {
             .maxQueue(options.integer("max-queue", ThreadingProfile.DEFAULT.maxQueue()))
             .exhaustedAction(ExhaustedAction.valueOf(options.string("exhausted", "WAIT")))
             .build();
+    ServiceEndpoints service =
+        new ServiceEndpoints(
+            Duration.ofNanos((long) (options.decimal("latency-ms", 5) * 1e6)),
+            options.integer("cap", 20));
     options.requireAllRead();
     AutoCloseable server;
     int port;
@@ -58,7 +66,7 @@ public final class HttpTargetServer {
         port = sluice.port();
       }
       case "netty" -> {
-        BareNettyTarget netty = new BareNettyTarget();
+        BareNettyTarget netty = new BareNettyTarget(service);
         server = netty;
         port = netty.port();
       }

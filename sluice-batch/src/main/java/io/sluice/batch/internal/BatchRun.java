@@ -56,6 +56,9 @@ public final class BatchRun {
 
   private static final int PAGE = 256;
 
+  /** About how many records the loader reads before one commit stores their blocks. */
+  private static final int RECORDS_PER_LOAD = 1_000;
+
   /** How many times a throttled call of a record is made again before the record fails. */
   static final int THROTTLED_RETRIES = 10;
 
@@ -285,31 +288,48 @@ public final class BatchRun {
   }
 
   private void load(long position) {
+    int perCommit = Math.max(1, Math.min(16, RECORDS_PER_LOAD / job.blockSize()));
     try (var reader = job.input().open(position)) {
       long next = position;
-      while (mayDispatch()) {
-        List<BatchRecord> records = new ArrayList<>(job.blockSize());
-        long unreadable = 0;
-        for (BatchRecord r = records.size() < job.blockSize() ? reader.next() : null;
-            r != null;
-            r = records.size() < job.blockSize() ? reader.next() : null) {
-          records.add(r);
-          if (r.failed()) {
-            unreadable++;
-            sample(r);
+      boolean end = false;
+      while (!end && mayDispatch()) {
+        List<BlockStore.Loaded> group = new ArrayList<>(perCommit);
+        while (group.size() < perCommit) {
+          List<BatchRecord> records = new ArrayList<>(job.blockSize());
+          long unreadable = 0;
+          for (BatchRecord r = reader.next(); r != null; r = reader.next()) {
+            records.add(r);
+            if (r.failed()) {
+              unreadable++;
+              sample(r);
+            }
+            if (records.size() == job.blockSize()) {
+              break;
+            }
+          }
+          if (records.isEmpty()) {
+            end = true;
+            break;
+          }
+          group.add(new BlockStore.Loaded(next, records, unreadable));
+          next = reader.position();
+        }
+        if (!group.isEmpty()) {
+          List<Boolean> stored = store.load(instance, group, next);
+          for (int i = 0; i < group.size(); i++) {
+            BlockStore.Loaded block = group.get(i);
+            if (stored.get(i)) {
+              loaded.addAndGet(block.records().size());
+              failed.addAndGet(block.failed());
+            }
+          }
+          for (BlockStore.Loaded block : group) {
+            dispatch(new BlockStore.Block(instance, block.number(), 0, block.records()));
           }
         }
-        if (records.isEmpty()) {
-          store.inputDone(instance);
-          return;
-        }
-        long number = next;
-        next = reader.position();
-        if (store.load(instance, number, records, next, unreadable)) {
-          loaded.addAndGet(records.size());
-          failed.addAndGet(unreadable);
-        }
-        dispatch(new BlockStore.Block(instance, number, 0, records));
+      }
+      if (end) {
+        store.inputDone(instance);
       }
     }
   }
@@ -351,7 +371,10 @@ public final class BatchRun {
     }
     inFlight.register();
     active.incrementAndGet();
-    runStep(new Flight(block));
+    Flight flight = new Flight(block);
+    // On a mover, not here: a CPU-light step runs on the thread that sends to it, and the loader
+    // should be reading the next blocks meanwhile.
+    movers.execute(() -> runStep(flight));
   }
 
   private void runStep(Flight flight) {

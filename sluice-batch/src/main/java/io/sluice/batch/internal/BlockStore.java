@@ -97,26 +97,50 @@ public final class BlockStore {
    */
   public boolean load(
       long instance, long number, List<BatchRecord> records, long nextPosition, long failed) {
-    byte[] stored = values.write(new ArrayList<>(records));
+    return load(instance, List.of(new Loaded(number, records, failed)), nextPosition).getFirst();
+  }
+
+  /** A block read from the input: its number, its records, and how many could not be read. */
+  public record Loaded(long number, List<BatchRecord> records, long failed) {}
+
+  /**
+   * Stores these consecutive blocks of {@code instance} and the input position after the last, in
+   * one commit (a loader reading fast needs one commit for several blocks, not one each); returns,
+   * block by block, whether it was stored (false: it existed already).
+   */
+  public List<Boolean> load(long instance, List<Loaded> blocks, long nextPosition) {
+    List<byte[]> stored = new ArrayList<>(blocks.size());
+    blocks.forEach(block -> stored.add(values.write(new ArrayList<>(block.records()))));
     long now = clock.millis();
     return db.write(
-        "load block " + number + " of batch instance " + instance,
+        "load " + blocks.size() + " block(s) of batch instance " + instance,
         tx -> {
           PreparedStatement insert =
               tx.prepare(
                   "INSERT INTO sluice_batch_block (instance_id, block_no, step, records)"
                       + " VALUES (?, ?, 0, ?) ON CONFLICT (instance_id, block_no) DO NOTHING");
-          bind(insert, instance, number, stored);
-          if (insert.executeUpdate() == 0) {
-            return false;
+          List<Boolean> inserted = new ArrayList<>(blocks.size());
+          long records = 0;
+          long failed = 0;
+          for (int i = 0; i < blocks.size(); i++) {
+            Loaded block = blocks.get(i);
+            bind(insert, instance, block.number(), stored.get(i));
+            boolean fresh = insert.executeUpdate() == 1;
+            inserted.add(fresh);
+            if (fresh) {
+              records += block.records().size();
+              failed += block.failed();
+            }
           }
-          PreparedStatement progress =
-              tx.prepare(
-                  "UPDATE sluice_batch_instance SET input_position = ?, loaded = loaded + ?,"
-                      + " failed = failed + ?, updated_at = ? WHERE id = ?");
-          bind(progress, nextPosition, (long) records.size(), failed, now, instance);
-          progress.executeUpdate();
-          return true;
+          if (inserted.contains(true)) {
+            PreparedStatement progress =
+                tx.prepare(
+                    "UPDATE sluice_batch_instance SET input_position = ?, loaded = loaded + ?,"
+                        + " failed = failed + ?, updated_at = ? WHERE id = ?");
+            bind(progress, nextPosition, records, failed, now, instance);
+            progress.executeUpdate();
+          }
+          return inserted;
         });
   }
 

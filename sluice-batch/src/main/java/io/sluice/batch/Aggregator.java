@@ -39,8 +39,8 @@ public final class Aggregator {
   }
 
   /**
-   * Groups as records come: each block's processed records are handed over as soon as its step is
-   * done, however many they are, so nothing waits for a group to fill.
+   * Groups as records come: processed records are handed over as soon as their block's step is
+   * done, at most a block's worth at a time, so nothing waits for a group to fill.
    */
   public static Aggregator streaming(Processor... sink) {
     return new Aggregator(0, checked(sink));

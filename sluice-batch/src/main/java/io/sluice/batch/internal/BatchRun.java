@@ -541,7 +541,7 @@ public final class BatchRun {
       List<Item> group = new ArrayList<>();
       synchronized (aggregation) {
         int size =
-            aggregation.aggregator.streaming() ? Integer.MAX_VALUE : aggregation.aggregator.size();
+            aggregation.aggregator.streaming() ? job.blockSize() : aggregation.aggregator.size();
         boolean ready =
             aggregation.aggregator.streaming()
                 ? !aggregation.waiting.isEmpty()

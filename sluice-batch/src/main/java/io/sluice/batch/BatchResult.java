@@ -23,6 +23,8 @@ import java.util.Map;
  *     it was passed (the blocks in flight then finished their step): {@code failed −
  *     maxFailedRecords}, or 0 when it was not passed
  * @param message why it failed or stopped, or null when it completed
+ * @param processedThisRun records through every step in this run (less than {@code processed} after
+ *     a resume)
  */
 public record BatchResult(
     long instance,
@@ -36,7 +38,8 @@ public record BatchResult(
     List<BatchRecord> failures,
     Duration elapsed,
     long failedBeyondLimit,
-    String message) {
+    String message,
+    long processedThisRun) {
 
   /** How many failed records a result keeps as samples. */
   public static final int SAMPLES = 10;
@@ -46,9 +49,9 @@ public record BatchResult(
     return state == BatchState.COMPLETED;
   }
 
-  /** Records per second over {@code elapsed}, counting the records processed. */
+  /** Records through every step per second in this run (its records over its elapsed time). */
   public double recordsPerSecond() {
     double seconds = elapsed.toNanos() / 1e9;
-    return seconds <= 0 ? 0 : processed / seconds;
+    return seconds <= 0 ? 0 : processedThisRun / seconds;
   }
 }

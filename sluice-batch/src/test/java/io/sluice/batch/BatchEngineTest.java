@@ -177,6 +177,9 @@ class BatchEngineTest {
     assertThat(resumed.state()).isEqualTo(BatchState.COMPLETED);
     assertThat(resumed.loaded()).isEqualTo(3000);
     assertThat(resumed.processed()).isEqualTo(3000);
+    assertThat(resumed.processedThisRun())
+        .as("the rate counts this run's records only")
+        .isEqualTo(3000 - stopped.processed());
     assertThat(resumed.steps())
         .containsExactly(
             Map.entry("watch", new StepCounts(3000, 0, 0)),

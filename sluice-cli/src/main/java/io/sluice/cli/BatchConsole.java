@@ -69,7 +69,7 @@ final class BatchConsole {
       }
     }
     display.finish(execution.progress());
-    print(job, result, execution.progress().processedThisRun());
+    print(job, result);
     return switch (result.state()) {
       case COMPLETED -> ExitCodes.OK;
       case STOPPED -> ExitCodes.STOPPED;
@@ -78,7 +78,7 @@ final class BatchConsole {
   }
 
   /** The result: totals, each step's counts, samples of failed records, and why it stopped. */
-  void print(BatchJob job, BatchResult result, long processedThisRun) {
+  void print(BatchJob job, BatchResult result) {
     double seconds = result.elapsed().toNanos() / 1e9;
     out.printf("Batch job %s, instance %d: %s%n", job.name(), result.instance(), result.state());
     out.printf(
@@ -89,9 +89,9 @@ final class BatchConsole {
         result.processed(),
         result.successful(),
         result.failed(),
-        processedThisRun,
+        result.processedThisRun(),
         seconds,
-        seconds <= 0 ? 0 : processedThisRun / seconds);
+        result.recordsPerSecond());
     Table steps = new Table("STEP", "PROCESSED", "FAILED", "SKIPPED");
     result.steps().forEach((name, c) -> steps.row(name, c.processed(), c.failed(), c.skipped()));
     steps.print(out, "  ");

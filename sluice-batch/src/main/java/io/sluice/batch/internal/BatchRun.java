@@ -722,7 +722,8 @@ public final class BatchRun {
             List.copyOf(samples),
             elapsed,
             beyond,
-            message);
+            message,
+            processedThisRun.get());
     store.state(instance, state, summary(result));
     LOG.info(
         "Batch job {} instance {} {}: {} loaded, {} processed, {} successful, {} failed in {} ms{}",

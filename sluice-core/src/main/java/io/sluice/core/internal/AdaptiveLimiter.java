@@ -14,10 +14,23 @@ import java.util.function.LongSupplier;
  * does), and up to {@value #SLOW_START_STEP} while callers wait for a permit, so a burst far larger
  * than the limit is met within a few round trips (the limit quadruples per round trip) without
  * running past the callers actually waiting. A throttling reply or a timeout ({@link
- * Outcome#DROPPED}) halves the limit, at most once per round trip, and ends slow start; latency
+ * Outcome#DROPPED}) halves the limit, at most once per round trip, and ends slow start; recent
+ * latency (an average weighted {@value #RECENT_WEIGHT} per call, so one slow call is not a trend)
  * more than twice the baseline shrinks it by a tenth. After slow start the limit grows by one per
  * round trip of successes while latency holds. The baseline decays slowly toward recent latency so
  * a service that got slower for good is not punished forever.
+ *
+ * <p>A throttling reply to a call made while at least half the limit was in use also leaves a
+ * ceiling: one less than the calls then in flight. Below it the limit grows back as in slow start
+ * (a halving costs a round trip, not twenty); at it the limit holds, and it probes above only after
+ * a pause, {@link #FIRST_PROBE_PAUSE_NANOS} after the first throttling and twice as long after each
+ * throttling that follows, up to {@link #MAX_PROBE_PAUSE_NANOS}. A service that caps concurrency is
+ * so asked past its cap once, then rarely. A refusal at the cap by chance (the service still
+ * counting a call this side saw end) lowers the ceiling by one, but a probe forgets the ceiling
+ * only once the limit grows past every concurrency refused since it was set.
+ *
+ * <p>A permit freed wakes one waiting caller, not all of them: thousands of callers may wait here
+ * (a batch step's records), and waking them all on every release would cost more than the calls.
  */
 final class AdaptiveLimiter {
 
@@ -34,8 +47,20 @@ final class AdaptiveLimiter {
   /** The most permits one success adds in slow start, when callers wait for a permit. */
   static final int SLOW_START_STEP = 3;
 
-  /** What {@link #acquire} returns when no permit came in time (nanoTime may be negative). */
-  static final long TIMED_OUT = Long.MIN_VALUE;
+  /** How long the limit holds at a ceiling before it first probes above. */
+  static final long FIRST_PROBE_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** The longest the limit holds at a ceiling before it probes above. */
+  static final long MAX_PROBE_PAUSE_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+  /** The weight of each call's latency in the recent average compared with the baseline. */
+  static final double RECENT_WEIGHT = 0.1;
+
+  /**
+   * A permit granted at {@code grantedAt} (nanoTime), with {@code concurrency} calls in flight
+   * counting its own, under {@code limit}: a refusal says that concurrency was too much.
+   */
+  record Permit(long grantedAt, int concurrency, int limit) {}
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition released = lock.newCondition();
@@ -51,6 +76,12 @@ final class AdaptiveLimiter {
   private boolean decreased;
   private double growthCredit;
   private long waiting;
+  private int ceiling = Integer.MAX_VALUE;
+  private long probePauseNanos = FIRST_PROBE_PAUSE_NANOS;
+  private long probeAtNanos;
+  private boolean regaining;
+  private int refusedMax;
+  private double recentNanos = Double.NaN;
 
   AdaptiveLimiter(int initialLimit, int maxLimit) {
     this(initialLimit, maxLimit, System::nanoTime);
@@ -64,51 +95,70 @@ final class AdaptiveLimiter {
     this.limit = initialLimit;
   }
 
-  /** Waits for a permit; returns the nanoTime it was granted at, or {@link #TIMED_OUT}. */
-  long acquire(long timeout, TimeUnit unit) throws InterruptedException {
+  /** Waits for a permit; returns it, or null when none came within the timeout. */
+  Permit acquire(long timeout, TimeUnit unit) throws InterruptedException {
+    boolean forever = timeout == Long.MAX_VALUE;
     long remaining = unit.toNanos(timeout);
     lock.lock();
     try {
       waiting++;
+      boolean granted = false;
       try {
         while (inFlight >= limit) {
-          if (remaining <= 0) {
-            return TIMED_OUT;
+          if (forever) {
+            // No deadline, so no timer: a parked virtual thread with a timeout schedules one.
+            released.await();
+          } else if (remaining <= 0) {
+            return null;
+          } else {
+            remaining = released.awaitNanos(remaining);
           }
-          remaining = released.awaitNanos(remaining);
         }
+        granted = true;
       } finally {
         waiting--;
+        if (!granted) {
+          // This caller may have been woken for a permit it now leaves (timed out, interrupted):
+          // the wake-up goes on to the next caller.
+          signalRoom();
+        }
       }
       inFlight++;
-      return nanoTime.getAsLong();
+      return new Permit(nanoTime.getAsLong(), inFlight, limit);
     } finally {
       lock.unlock();
     }
   }
 
-  /** Returns a permit granted at {@code grantedAt}, reporting how the call ended. */
-  void release(long grantedAt, Outcome outcome) {
+  /** Returns a permit, reporting how the call ended. */
+  void release(Permit permit, Outcome outcome) {
     long now = nanoTime.getAsLong();
     lock.lock();
     try {
       int usedAtRelease = inFlight;
       inFlight--;
-      adjust(now - grantedAt, now, outcome, usedAtRelease);
-      // The limit may have grown by more than one: wake everyone who can now proceed.
-      released.signalAll();
+      adjust(now - permit.grantedAt(), now, outcome, usedAtRelease, permit);
+      signalRoom();
     } finally {
       lock.unlock();
     }
   }
 
-  private void adjust(long latency, long now, Outcome outcome, int used) {
+  /** Wakes as many waiting callers as there are free permits (the limit may have grown by more). */
+  private void signalRoom() {
+    long wake = Math.min(waiting, (long) limit - inFlight);
+    for (long i = 0; i < wake; i++) {
+      released.signal();
+    }
+  }
+
+  private void adjust(long latency, long now, Outcome outcome, int used, Permit permit) {
     switch (outcome) {
       case IGNORED -> {
         return;
       }
       case DROPPED -> {
-        decrease(now, 0.5, latency);
+        throttled(now, latency, permit);
         return;
       }
       case SUCCESS -> {}
@@ -118,8 +168,13 @@ final class AdaptiveLimiter {
     } else {
       baselineNanos += (latency - baselineNanos) * 0.001;
     }
-    if (latency > 2 * baselineNanos) {
-      decrease(now, 0.9, latency);
+    recentNanos =
+        Double.isNaN(recentNanos) ? latency : recentNanos + (latency - recentNanos) * RECENT_WEIGHT;
+    if (recentNanos > 2 * baselineNanos) {
+      if (decrease(now, 0.9, latency)) {
+        // Slower, not refused: grow back one permit per round trip, not at once.
+        regaining = false;
+      }
       return;
     }
     // Grow only when the limit is what holds calls back, not when demand is low.
@@ -127,28 +182,76 @@ final class AdaptiveLimiter {
     if (!saturated || limit >= maxLimit) {
       return;
     }
-    if (slowStart) {
-      limit = (int) Math.min(maxLimit, limit + Math.clamp(waiting, 1, SLOW_START_STEP));
-    } else {
+    boolean known = ceiling != Integer.MAX_VALUE;
+    if (slowStart || (regaining && known && limit < ceiling)) {
+      int step = (int) Math.clamp(waiting, 1, SLOW_START_STEP);
+      limit = Math.min(known ? Math.min(maxLimit, ceiling) : maxLimit, limit + step);
+    } else if (limit != ceiling || now - probeAtNanos >= 0) {
       growthCredit += 1.0 / limit;
       if (growthCredit >= 1.0) {
         growthCredit -= 1.0;
         limit++;
+        if (known && limit > refusedMax) {
+          // Every concurrency refused since the ceiling was set passed a round trip: the cap was
+          // raised or is gone.
+          ceiling = Integer.MAX_VALUE;
+          refusedMax = 0;
+          probePauseNanos = FIRST_PROBE_PAUSE_NANOS;
+          regaining = false;
+        }
       }
     }
   }
 
-  private void decrease(long now, double factor, long latency) {
+  /**
+   * A call refused as overload: the limit halves (once per round trip), and if the call was made
+   * with at least half the limit then in use, the refused concurrency sets the ceiling; the pause
+   * before the next probe above doubles when a ceiling was known already. Refusals in the round
+   * trip after a halving only lower the ceiling to their own concurrency.
+   */
+  private void throttled(long now, long latency, Permit permit) {
+    int concurrency = permit.concurrency();
+    boolean halved = decrease(now, 0.5, latency);
+    if (concurrency * 2 < permit.limit()) {
+      return; // few calls in flight: a rate refused, not a concurrency
+    }
+    boolean known = ceiling != Integer.MAX_VALUE;
+    if (halved || !known) {
+      if (known) {
+        probePauseNanos = Math.min(MAX_PROBE_PAUSE_NANOS, probePauseNanos * 2);
+      }
+      probeAtNanos = now + probePauseNanos;
+    }
+    ceiling = Math.min(ceiling, Math.max(minLimit, concurrency - 1));
+    refusedMax = Math.max(refusedMax, concurrency);
+    limit = Math.min(limit, ceiling);
+    regaining = true;
+    growthCredit = 0;
+  }
+
+  /** Shrinks the limit by {@code factor}, unless it did within the last round trip. */
+  private boolean decrease(long now, double factor, long latency) {
     slowStart = false;
     // Before any success the call that just ended is the only measure of a round trip; without
     // it, a burst of throttled first calls would halve the limit once per call, down to 1.
     double roundTrip = Double.isNaN(baselineNanos) ? latency : baselineNanos;
     if (decreased && now - lastDecreaseNanos < roundTrip) {
-      return;
+      return false;
     }
     decreased = true;
     lastDecreaseNanos = now;
     limit = Math.max(minLimit, (int) (limit * factor));
+    return true;
+  }
+
+  /** The concurrency the limit holds at until it probes above, or MAX_VALUE when none is known. */
+  int ceiling() {
+    lock.lock();
+    try {
+      return ceiling;
+    } finally {
+      lock.unlock();
+    }
   }
 
   int limit() {

@@ -137,7 +137,7 @@ final class AutoEngine extends Engine {
     // The message was admitted: it waits for its turn however long that takes (admission,
     // maxInFlight, bounds how many wait). Failing it here would run it through the flow's error
     // handler as if a processor had failed, and a catch-all branch would swallow it.
-    long granted = limiter.acquire(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+    AdaptiveLimiter.Permit permit = limiter.acquire(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
     AdaptiveLimiter.Outcome outcome = AdaptiveLimiter.Outcome.IGNORED;
     try {
       Message result = super.invoke(processor, message);
@@ -148,7 +148,7 @@ final class AutoEngine extends Engine {
       throttled.increment();
       throw overload;
     } finally {
-      limiter.release(granted, outcome);
+      limiter.release(permit, outcome);
       completed.increment();
     }
   }

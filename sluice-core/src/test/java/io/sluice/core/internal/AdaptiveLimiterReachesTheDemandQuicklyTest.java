@@ -34,9 +34,10 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
                   () -> {
                     try {
                       while (true) {
-                        long granted = limiter.acquire(60, TimeUnit.SECONDS);
+                        AdaptiveLimiter.Permit granted = limiter.acquire(60, TimeUnit.SECONDS);
                         holding.incrementAndGet();
-                        time.awaitPast(granted); // the call "takes" until the clock next moves
+                        time.awaitPast(
+                            granted.grantedAt()); // the call "takes" until the clock next moves
                         holding.decrementAndGet();
                         limiter.release(granted, Outcome.SUCCESS);
                       }

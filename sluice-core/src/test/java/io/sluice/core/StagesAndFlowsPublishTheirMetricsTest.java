@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.RequiredSearch;
+import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.spi.Processor;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 @ExtendWith(NoLeakedThreads.class)
 class StagesAndFlowsPublishTheirMetricsTest {
+
+  private static final Duration SECONDS_30 = Duration.ofSeconds(30);
 
   private static final List<String> STAGE_METERS =
       List.of(
@@ -75,6 +80,35 @@ class StagesAndFlowsPublishTheirMetricsTest {
       CompletableFuture.allOf(a, b).get(10, TimeUnit.SECONDS);
       assertThat(stage(registry, "sluice.stage.completed").functionCounter().count()).isEqualTo(2);
       assertThat(stage(registry, "sluice.stage.active").gauge().value()).isZero();
+    }
+  }
+
+  @Test
+  void theAutoStageShowsTheCeilingARefusalLeft() throws Exception {
+    Flow flow =
+        Flow.builder("metered")
+            .strategy(new ProcessingStrategy.Auto(100, ExhaustedAction.WAIT, SECONDS_30, 1, 100))
+            .processor(
+                Processor.of(
+                    ProcessingType.BLOCKING_IO,
+                    m -> {
+                      if (m.payload().equals("refused")) {
+                        throw new ThrottledException("429 from the service");
+                      }
+                      return m;
+                    }))
+            .build();
+    try (Application app = Application.builder().flow(flow).build()) {
+      app.start();
+      MeterRegistry registry = app.meterRegistry();
+      app.send("metered", Message.of("fine")).get(10, TimeUnit.SECONDS);
+      assertThat(stage(registry, "sluice.stage.ceiling").gauge().value()).isNaN();
+
+      // One call in flight under a limit of 1 (and 2 after the first success), refused.
+      app.send("metered", Message.of("refused")).handle((m, e) -> e).get(10, TimeUnit.SECONDS);
+
+      assertThat(stage(registry, "sluice.stage.throttled").functionCounter().count()).isEqualTo(1);
+      assertThat(stage(registry, "sluice.stage.ceiling").gauge().value()).isEqualTo(1);
     }
   }
 

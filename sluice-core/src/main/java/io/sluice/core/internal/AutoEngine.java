@@ -53,6 +53,15 @@ final class AutoEngine extends Engine {
         .tags(tags)
         .description("The adaptive limit on concurrent BLOCKING_IO calls")
         .register(registry);
+    Gauge.builder(
+            "sluice.stage.ceiling",
+            limiter,
+            l -> l.ceiling() == Integer.MAX_VALUE ? Double.NaN : l.ceiling())
+        .tags(tags)
+        .description(
+            "The concurrency the adaptive limit holds at after the downstream refused more (NaN:"
+                + " none known)")
+        .register(registry);
     Gauge.builder("sluice.stage.active", limiter, AdaptiveLimiter::inFlight)
         .tags(tags)
         .description("BLOCKING_IO calls running")

@@ -26,8 +26,13 @@ final class JobSql {
 
   static final String INSERT_PAYLOAD = "INSERT INTO sluice_job_payload (id, payload) VALUES (?, ?)";
 
-  /** The lease fence on a held job: parameters node, epoch. */
-  static final String HELD = " AND state = 1 AND owner = ? AND epoch = ?";
+  /**
+   * The lease fence on a held job: parameters node, epoch. Only a running job has an owner (every
+   * statement that takes a job out of state 1 clears it), so the fence names no state: with {@code
+   * state = 1} the planner may reach the jobs through the running jobs' index, and with statistics
+   * taken while every job waited it does, reading every job the node holds for each write.
+   */
+  static final String HELD = " AND owner = ? AND epoch = ?";
 
   static final String FAIL =
       "UPDATE sluice_job SET"
@@ -163,8 +168,9 @@ final class JobSql {
     return writableWith
         ? "WITH done AS ("
             + delete
-            + "), payloads AS (DELETE FROM sluice_job_payload WHERE id IN (SELECT id FROM done)),"
-            + " errors AS (DELETE FROM sluice_job_error WHERE id IN (SELECT id FROM done))"
+            + "), payloads AS (DELETE FROM sluice_job_payload WHERE id = ANY (ARRAY(SELECT id FROM"
+            + " done))), errors AS (DELETE FROM sluice_job_error WHERE id = ANY (ARRAY(SELECT id"
+            + " FROM done)))"
             + " SELECT id FROM done"
         : delete;
   }

@@ -124,6 +124,19 @@ class BatchEngineTest {
     assertThat(result.failedBeyondLimit()).isZero();
     assertThat(engine.instance(result.instance()).orElseThrow().state())
         .isEqualTo(BatchState.COMPLETED);
+    assertThat(records("loaded")).isEqualTo(1000);
+    assertThat(records("processed")).isEqualTo(1000);
+    assertThat(records("failed")).isEqualTo(100);
+  }
+
+  /** The job's {@code sluice.batch.records} counter for {@code outcome}. */
+  private double records(String outcome) {
+    return application
+        .meterRegistry()
+        .get("sluice.batch.records")
+        .tags("job", "numbers", "outcome", outcome)
+        .counter()
+        .count();
   }
 
   @Test
@@ -306,6 +319,14 @@ class BatchEngineTest {
     assertThat(result.failed()).isZero();
     assertThat(result.steps()).containsEntry("call", new StepCounts(200, 0, 0));
     assertThat(calls.values()).allMatch(c -> c.get() == 3);
+    assertThat(
+            application
+                .meterRegistry()
+                .get("sluice.batch.throttled.retries")
+                .tag("job", "numbers")
+                .counter()
+                .count())
+        .isEqualTo(400);
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.sluice.batch.internal;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.batch.Aggregator;
 import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchProgress;
@@ -85,6 +87,10 @@ public final class BatchRun {
   private volatile boolean stopping;
   private volatile boolean loaderDone;
   private final LongAdder throttledRetries = new LongAdder();
+  private final Counter loadedMeter;
+  private final Counter processedMeter;
+  private final Counter failedMeter;
+  private final Counter retriedMeter;
   private final AtomicLong loaded = new AtomicLong();
   private final AtomicLong processed = new AtomicLong();
   private final AtomicLong processedThisRun = new AtomicLong();
@@ -181,6 +187,15 @@ public final class BatchRun {
       app.flow(flow.build());
     }
     this.application = app.build();
+    MeterRegistry registry = base.meterRegistry();
+    this.loadedMeter = records(registry, "loaded", "Records read from the input and stored");
+    this.processedMeter = records(registry, "processed", "Records through every step");
+    this.failedMeter = records(registry, "failed", "Records that failed (input or a step)");
+    this.retriedMeter =
+        Counter.builder("sluice.batch.throttled.retries")
+            .tag("job", job.name())
+            .description("Calls a downstream throttled, made again after a pause")
+            .register(registry);
     this.slots = new Semaphore(blocksInFlight(job));
     this.movers =
         Executors.newFixedThreadPool(
@@ -189,6 +204,14 @@ public final class BatchRun {
                 .name("sluice-batch-" + job.name() + "-" + instance + "-", 0)
                 .daemon(true)
                 .factory());
+  }
+
+  /** The job's counter of records that reached {@code outcome}, summed over its runs. */
+  private Counter records(MeterRegistry registry, String outcome, String description) {
+    return Counter.builder("sluice.batch.records")
+        .tags("job", job.name(), "outcome", outcome)
+        .description(description)
+        .register(registry);
   }
 
   /**
@@ -321,6 +344,8 @@ public final class BatchRun {
             if (stored.get(i)) {
               loaded.addAndGet(block.records().size());
               failed.addAndGet(block.failed());
+              loadedMeter.increment(block.records().size());
+              failedMeter.increment(block.failed());
             }
           }
           for (BlockStore.Loaded block : group) {
@@ -427,6 +452,7 @@ public final class BatchRun {
                 return CompletableFuture.failedFuture(e);
               }
               throttledRetries.increment();
+              retriedMeter.increment();
               long pause =
                   Math.min(MAX_THROTTLED_PAUSE_MILLIS, FIRST_THROTTLED_PAUSE_MILLIS << retries);
               Executor later =
@@ -503,9 +529,11 @@ public final class BatchRun {
     boolean last = block.step() == job.steps().size() - 1;
     if (store.advance(instance, block.number(), block.step(), last, after, counts, newlyFailed)) {
       failed.addAndGet(newlyFailed);
+      failedMeter.increment(newlyFailed);
       if (last) {
         processed.addAndGet(after.size());
         processedThisRun.addAndGet(after.size());
+        processedMeter.increment(after.size());
       }
     }
     if (last) {

@@ -248,6 +248,30 @@ public abstract class JobStoreContractTest extends StorageContract {
   }
 
   @Test
+  public void aClaimCompletesWhatTheNodeFinishedInTheSameCommitButNotWhatItNoLongerHolds() {
+    NodeLease a = node("node-a");
+    for (int i = 0; i < 4; i++) {
+      store.create(NewJob.of("email", i));
+    }
+    List<Long> first = store.claim(a, EMAILS, 2).stream().map(ClaimedJob::id).toList();
+    NodeLease b = node("node-b");
+    long others = store.claim(b, EMAILS, 1).getFirst().id();
+
+    JobStore.ClaimResult next =
+        store.claim(a, EMAILS, 5, List.of(first.get(0), first.get(1), others));
+
+    assertThat(next.completed()).containsExactlyInAnyOrderElementsOf(first);
+    assertThat(next.claimed()).hasSize(1);
+    assertThat(next.claimed().getFirst().id()).isNotIn(first).isNotEqualTo(others);
+    assertThat(store.find(first.get(0))).isEmpty();
+    assertThat(store.find(first.get(1))).isEmpty();
+    assertThat(state(others)).as("node-b's job").isEqualTo(new JobState.Running(b));
+    assertThat(store.claim(a, EMAILS, 5, List.of(first.get(0))).completed())
+        .as("a second completion")
+        .isEmpty();
+  }
+
+  @Test
   public void aCompletionFromANodeWhoseLeaseWasTakenOverChangesNothing() {
     NodeLease a = node("node-a");
     long id = store.create(NewJob.of("email", "once"));

@@ -72,6 +72,22 @@ public interface JobStore {
   List<ClaimedJob> claim(NodeLease lease, Set<String> types, int max);
 
   /**
+   * What a claim that also completed jobs did.
+   *
+   * @param claimed the jobs claimed, in aged-priority order
+   * @param completed the ids of {@code done} it completed (as {@link #complete(NodeLease,
+   *     Collection)} says)
+   */
+  record ClaimResult(List<ClaimedJob> claimed, Set<Long> completed) {}
+
+  /**
+   * Completes the jobs of {@code done} that {@code lease} holds and claims up to {@code max} due
+   * jobs as {@link #claim(NodeLease, Set, int)} does, in one commit (on PostgreSQL one statement):
+   * one round trip serves the jobs a node finished and those it takes next.
+   */
+  ClaimResult claim(NodeLease lease, Set<String> types, int max, Collection<Long> done);
+
+  /**
    * What an optimistic claim got.
    *
    * @param jobs the jobs claimed, in aged-priority order

@@ -292,19 +292,41 @@ public final class JdbcJobStore implements JobStore {
 
   @Override
   public List<ClaimedJob> claim(NodeLease lease, Set<String> types, int max) {
+    return claim(lease, types, max, List.of()).claimed();
+  }
+
+  @Override
+  public ClaimResult claim(NodeLease lease, Set<String> types, int max, Collection<Long> done) {
     Require.atLeastOne(max);
     if (types.isEmpty()) {
-      return List.of();
+      return new ClaimResult(List.of(), complete(lease, done));
     }
     List<String> sorted = List.copyOf(new TreeSet<>(types));
     long now = clock.millis();
+    // On PostgreSQL the completion rides in the claim's statement; elsewhere it runs before it in
+    // the same transaction.
+    boolean together = !done.isEmpty() && sql.oneStatement();
     Map<Long, byte[]> payloads = new HashMap<>();
+    Set<Long> completed = new LinkedHashSet<>();
     List<Row> rows =
         db.write(
-            "claim jobs for node " + lease,
+            (done.isEmpty() ? "" : "complete " + done.size() + " job(s) and ")
+                + "claim jobs for node "
+                + lease,
             tx -> {
-              PreparedStatement claim = tx.prepare(sql.claim(sorted.size()));
+              payloads.clear();
+              completed.clear();
               List<Object> parameters = new ArrayList<>();
+              if (together) {
+                parameters.add(db.ids(done));
+                parameters.add(lease.node());
+                parameters.add(lease.epoch());
+              } else if (!done.isEmpty()) {
+                completed.addAll(deleteHeld(tx::prepare, done, lease));
+              }
+              PreparedStatement claim =
+                  tx.prepare(
+                      together ? sql.completeAndClaim(sorted.size()) : sql.claim(sorted.size()));
               parameters.add(lease.node());
               parameters.add(lease.epoch());
               parameters.add(now);
@@ -314,9 +336,12 @@ public final class JdbcJobStore implements JobStore {
               parameters.add(max);
               bind(claim, parameters.toArray());
               List<Row> claimed = new ArrayList<>();
-              payloads.clear();
               try (ResultSet rs = rows(claim)) {
                 while (rs.next()) {
+                  if (together && rs.getBoolean(9)) {
+                    completed.add(rs.getLong(1));
+                    continue;
+                  }
                   Row row = Row.of(rs);
                   claimed.add(row);
                   if (sql.oneStatement()) {
@@ -329,7 +354,7 @@ public final class JdbcJobStore implements JobStore {
               }
               return claimed;
             });
-    return claimed(lease, rows, payloads);
+    return new ClaimResult(claimed(lease, rows, payloads), completed);
   }
 
   @Override

@@ -18,10 +18,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -221,7 +224,9 @@ public final class JobNode implements AutoCloseable {
     boolean claiming = keeper.held() && room > 0 && (room >= config.claimBatch() || idleSlot);
     Duration ackIn = Duration.ZERO;
     int finished = outcomeCount.get();
-    if (finished > 0 || writesFailing) {
+    // A skip-locked claim completes the finished jobs in its own statement.
+    boolean carried = claiming && config.acquisition() == Acquisition.SKIP_LOCKED;
+    if ((finished > 0 || writesFailing) && !carried) {
       long waited = System.nanoTime() - firstOutcomeNanos;
       if (claiming || finished >= config.claimBatch() || waited >= ACK_DELAY_NANOS) {
         requestFlush();
@@ -261,33 +266,96 @@ public final class JobNode implements AutoCloseable {
       writer.execute(
           () -> {
             flushQueued.set(false);
-            try {
-              flush();
-              if (writesFailing) {
-                writesFailing = false;
-                LOG.info("Node {} writes its jobs' outcomes again", config.nodeId());
-              }
-            } catch (RuntimeException e) {
-              if (!writesFailing) {
-                writesFailing = true;
-                LOG.warn(
-                    "Node {} cannot write its jobs' outcomes ({}); it keeps them and tries again",
-                    config.nodeId(),
-                    e.getMessage());
-              }
-            }
+            drain();
+            writePending();
           });
     } catch (RejectedExecutionException e) {
       flushQueued.set(false); // stopping: close() writes what is left
     }
   }
 
-  /** Claims the whole room in one statement; returns how long to wait before looking again. */
+  /**
+   * Writes the pending outcomes (on the writer thread); a failure keeps them for the next write and
+   * is told once, and so is the recovery.
+   */
+  private void writePending() {
+    try {
+      write();
+      if (writesFailing) {
+        writesFailing = false;
+        LOG.info("Node {} writes its jobs' outcomes again", config.nodeId());
+      }
+    } catch (RuntimeException e) {
+      if (!writesFailing) {
+        writesFailing = true;
+        LOG.warn(
+            "Node {} cannot write its jobs' outcomes ({}); it keeps them and tries again",
+            config.nodeId(),
+            e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Claims the whole room in one statement, which also completes the jobs this lease finished;
+   * returns how long to wait before looking again.
+   */
   private Duration claim(int room) {
     metrics.attempts.increment();
-    List<ClaimedJob> claimed = store.claim(keeper.lease(), types, room);
+    List<ClaimedJob> claimed = onWriter(() -> claimCarrying(room));
     start(claimed);
     return claimed.size() == room ? Duration.ZERO : untilNextDue();
+  }
+
+  /**
+   * On the writer thread, which owns the outcomes being written: claims {@code room} jobs and
+   * completes this lease's finished ones in the same round trip, then writes the other outcomes
+   * (failures, hand-backs, an earlier lease's completions). The claimed jobs are returned even when
+   * those writes fail: they are this node's now.
+   */
+  private List<ClaimedJob> claimCarrying(int room) {
+    drain();
+    NodeLease lease = keeper.lease();
+    List<Outcome> carried = byLease(Outcome.Completed.class).getOrDefault(lease, List.of());
+    JobStore.ClaimResult result = store.claim(lease, types, room, ids(carried));
+    if (!carried.isEmpty()) {
+      settle(lease, carried, result.completed());
+      pending.removeAll(carried);
+    }
+    writePending();
+    return result.claimed();
+  }
+
+  /** Runs {@code work} on the writer thread and waits for it (uninterruptibly: it may claim). */
+  private <T> T onWriter(Callable<T> work) {
+    Future<T> future;
+    try {
+      future = writer.submit(work);
+    } catch (RejectedExecutionException e) {
+      throw new IllegalStateException("node " + config.nodeId() + " is stopping", e);
+    }
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return future.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException failure) {
+            throw failure;
+          }
+          if (e.getCause() instanceof Error error) {
+            throw error;
+          }
+          throw new IllegalStateException(e.getCause());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**
@@ -397,14 +465,23 @@ public final class JobNode implements AutoCloseable {
     return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH);
   }
 
-  /** Writes the outcomes back: completions in one commit per lease; keeps what failed to write. */
-  private void flush() {
+  /** Moves the queued outcomes to the writer's pending list. */
+  private void drain() {
     for (Outcome outcome = outcomes.poll(); outcome != null; outcome = outcomes.poll()) {
       pending.add(outcome);
       if (outcomeCount.decrementAndGet() > 0) {
         firstOutcomeNanos = System.nanoTime(); // those that came meanwhile wait from now
       }
     }
+  }
+
+  /** Writes the outcomes back: completions in one commit per lease; keeps what failed to write. */
+  private void flush() {
+    drain();
+    write();
+  }
+
+  private void write() {
     if (pending.isEmpty()) {
       return;
     }
@@ -443,8 +520,12 @@ public final class JobNode implements AutoCloseable {
   }
 
   private void complete(NodeLease lease, List<Outcome> completed) {
+    settle(lease, completed, store.complete(lease, ids(completed)));
+  }
+
+  /** Counts the completions written together and tells of those the lease no longer held. */
+  private void settle(NodeLease lease, List<Outcome> completed, Set<Long> done) {
     List<Long> ids = ids(completed);
-    Set<Long> done = store.complete(lease, ids);
     metrics.completedTogether.record(ids.size());
     if (done.size() < ids.size()) {
       Set<Long> lost = new HashSet<>(ids);

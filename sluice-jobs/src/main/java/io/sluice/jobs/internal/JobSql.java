@@ -164,15 +164,36 @@ final class JobSql {
    * Parameters: ids, node, epoch.
    */
   String complete() {
-    String delete = "DELETE FROM sluice_job WHERE id" + inIds + HELD + " RETURNING id";
-    return writableWith
-        ? "WITH done AS ("
-            + delete
-            + "), payloads AS (DELETE FROM sluice_job_payload WHERE id = ANY (ARRAY(SELECT id FROM"
-            + " done))), errors AS (DELETE FROM sluice_job_error WHERE id = ANY (ARRAY(SELECT id"
-            + " FROM done)))"
-            + " SELECT id FROM done"
-        : delete;
+    return writableWith ? "WITH " + completing() + " SELECT id FROM done" : deleteHeld();
+  }
+
+  /**
+   * PostgreSQL: completes held jobs and claims in one statement. Parameters: ids, node, epoch (the
+   * completion), then the claim's. Rows: the claimed jobs with their payloads and {@code done}
+   * false, then the completed ids with {@code done} true (and nulls).
+   */
+  String completeAndClaim(int types) {
+    return "WITH "
+        + completing()
+        + ", claimed AS ("
+        + claimRows(types)
+        + ") SELECT c.id, c.type, c.priority, c.due_at, c.sort_key, c.retries_left, c.attempts,"
+        + " p.payload, FALSE AS done FROM claimed c LEFT JOIN sluice_job_payload p ON p.id = c.id"
+        + " UNION ALL SELECT id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, TRUE FROM done";
+  }
+
+  private String deleteHeld() {
+    return "DELETE FROM sluice_job WHERE id" + inIds + HELD + " RETURNING id";
+  }
+
+  /** The common table expressions that delete held jobs ({@code done}), payloads and errors. */
+  private String completing() {
+    // The payloads and errors by an id array, so each is found by key (IN (done) may scan).
+    return "done AS ("
+        + deleteHeld()
+        + "), payloads AS (DELETE FROM sluice_job_payload WHERE id = ANY (ARRAY(SELECT id FROM"
+        + " done))), errors AS (DELETE FROM sluice_job_error WHERE id = ANY (ARRAY(SELECT id"
+        + " FROM done)))";
   }
 
   /**

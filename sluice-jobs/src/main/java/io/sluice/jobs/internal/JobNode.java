@@ -247,14 +247,19 @@ public final class JobNode implements AutoCloseable {
     return ackIn.isZero() || ackIn.compareTo(wait) >= 0 ? wait : ackIn;
   }
 
-  /** Queues an outcome for the writer thread, noting when the oldest waiting one came. */
-  private void offer(Outcome outcome) {
+  /**
+   * Queues an outcome for the writer thread, noting when the oldest waiting one came; true when it
+   * is that oldest one (the loop must set its timer for it).
+   */
+  private boolean offer(Outcome outcome) {
     // Counted before it is queued, so the writer never takes one the count does not hold yet (the
     // count would go below zero and a later outcome would wait unseen).
-    if (outcomeCount.getAndIncrement() == 0) {
+    boolean first = outcomeCount.getAndIncrement() == 0;
+    if (first) {
       firstOutcomeNanos = System.nanoTime();
     }
     outcomes.add(outcome);
+    return first;
   }
 
   /** Has the writer thread write the outcomes back, unless it is about to already. */
@@ -415,12 +420,13 @@ public final class JobNode implements AutoCloseable {
 
   private void run(ClaimedJob job) {
     boolean permit = false;
+    boolean first = false;
     try {
       permits.acquire();
       permit = true;
       running.incrementAndGet();
       if (stopping) {
-        offer(new Outcome.Released(job));
+        first = offer(new Outcome.Released(job));
         return;
       }
       Duration late = Duration.between(job.dueAt(), clock.instant());
@@ -429,7 +435,7 @@ public final class JobNode implements AutoCloseable {
       try {
         payload = job.payload().read();
       } catch (RuntimeException e) {
-        offer(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
+        first = offer(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
         return;
       }
       JobContext context =
@@ -444,19 +450,26 @@ public final class JobNode implements AutoCloseable {
               transaction -> store.complete(transaction, job.lease(), job.id()));
       handlers.get(job.type()).handle(context);
       metrics.executed.increment();
-      offer(new Outcome.Completed(job, context.completedInTransaction()));
+      first = offer(new Outcome.Completed(job, context.completedInTransaction()));
     } catch (InterruptedException e) {
-      offer(new Outcome.Released(job));
+      first = offer(new Outcome.Released(job));
     } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
       metrics.failed.increment();
-      offer(new Outcome.Failed(job, describe(e)));
+      first = offer(new Outcome.Failed(job, describe(e)));
     } finally {
       if (permit) {
         running.decrementAndGet();
         permits.release();
       }
-      held.decrementAndGet();
-      store.wake();
+      // The loop wakes only when this end gives it something to do (a claim's worth of room, an
+      // idle slot, outcomes to write), not once per job: a no-op job would cost a context switch.
+      int nowHeld = held.decrementAndGet();
+      if (first
+          || nowHeld <= config.concurrency() + config.prefetch() - config.claimBatch()
+          || nowHeld <= running.get()
+          || outcomeCount.get() >= config.claimBatch()) {
+        store.wake();
+      }
     }
   }
 

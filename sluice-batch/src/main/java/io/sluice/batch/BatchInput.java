@@ -3,8 +3,11 @@ package io.sluice.batch;
 import io.sluice.batch.internal.CsvInput;
 import io.sluice.batch.internal.GeneratorInput;
 import io.sluice.batch.internal.JsonLinesInput;
+import io.sluice.batch.internal.SourceInput;
+import io.sluice.core.spi.Source;
 import io.sluice.core.store.Require;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.function.LongFunction;
 
@@ -25,6 +28,18 @@ public interface BatchInput {
 
     /** The position to read from again to get the records after the last one returned. */
     long position();
+
+    /**
+     * Asked after {@link #next} returned null: whether the input ended, or only has no record at
+     * the moment (a source whose sender waits for its records to be acknowledged), in which case
+     * the loader stores the block it has, smaller than the block size, and reads on.
+     */
+    default boolean ended() {
+      return true;
+    }
+
+    /** Every record returned so far is stored: the loader committed its block. */
+    default void stored() {}
 
     @Override
     void close();
@@ -69,6 +84,19 @@ public interface BatchInput {
    */
   static BatchInput jsonLines(Path file) {
     return new JsonLinesInput(Require.nonNull(file, "file"));
+  }
+
+  /**
+   * The messages a flow source submits (a file poller, a VM queue listener, a scheduler), each a
+   * record whose payload is the message's; the input ends once the source submitted nothing for
+   * {@code quiet}. A message completes, so that its source acknowledges it (the queue acks it, the
+   * file is moved), only once its block is stored; after a crash the source hands over again what
+   * it had not seen acknowledged, so a record may be loaded twice, never lost. The source runs on
+   * the application's services under the name {@code batch.<job>.input}; its position counts the
+   * records loaded.
+   */
+  static BatchInput source(Source source, Duration quiet) {
+    return new SourceInput(Require.nonNull(source, "source"), Require.nonNull(quiet, "quiet"));
   }
 
   /** {@code count} records whose payloads {@code record} makes from their index (0 and up). */

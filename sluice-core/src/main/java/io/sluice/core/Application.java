@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.internal.ApplicationRuntime;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
@@ -147,6 +148,15 @@ public final class Application implements AutoCloseable {
   /** Hands a message to a flow, as its source would; for flows without a source and for tests. */
   public CompletableFuture<Message> send(String flow, Message message) {
     return runtime.send(flow, message);
+  }
+
+  /**
+   * A context on this application's services (clock, timer, meters, VM queues, storage) named
+   * {@code name}, for a source run outside its flows, as a batch job's input is; it runs no
+   * processors detached.
+   */
+  public FlowContext context(String name) {
+    return runtime.context(name);
   }
 
   /** The flows, as configured. */

@@ -312,6 +312,9 @@ public final class BatchRun {
 
   private void load(long position) {
     int perCommit = Math.max(1, Math.min(16, RECORDS_PER_LOAD / job.blockSize()));
+    if (job.input() instanceof SourceInput source) {
+      source.bind(application.context("batch." + job.name() + ".input"));
+    }
     try (var reader = job.input().open(position)) {
       long next = position;
       boolean end = false;
@@ -330,12 +333,17 @@ public final class BatchRun {
               break;
             }
           }
-          if (records.isEmpty()) {
-            end = true;
+          boolean partial = records.size() < job.blockSize();
+          if (!records.isEmpty()) {
+            group.add(new BlockStore.Loaded(next, records, unreadable));
+            next = reader.position();
+          }
+          if (partial) {
+            // The input ended, or has nothing now (a source waiting for its records to be
+            // acknowledged): the blocks so far are stored as they are.
+            end = reader.ended();
             break;
           }
-          group.add(new BlockStore.Loaded(next, records, unreadable));
-          next = reader.position();
         }
         if (!group.isEmpty()) {
           List<Boolean> stored = store.load(instance, group, next);
@@ -348,6 +356,7 @@ public final class BatchRun {
               failedMeter.increment(block.failed());
             }
           }
+          reader.stored();
           for (BlockStore.Loaded block : group) {
             dispatch(new BlockStore.Block(instance, block.number(), 0, block.records()));
           }

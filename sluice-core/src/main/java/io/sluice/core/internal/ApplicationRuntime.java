@@ -6,6 +6,8 @@ import io.sluice.core.FlowBusyException;
 import io.sluice.core.FlowStartException;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
+import io.sluice.core.spi.FlowContext;
+import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
 import io.sluice.core.vm.VmQueues;
@@ -53,6 +55,50 @@ public final class ApplicationRuntime {
     for (Flow flow : flows) {
       this.flows.put(flow.name(), new FlowRuntime(flow, services));
     }
+  }
+
+  /**
+   * A context on the application's services (clock, timer, meters, VM queues, storage) named {@code
+   * name}, for a source or processor run outside the application's flows; it runs nothing detached.
+   */
+  public FlowContext context(String name) {
+    return new FlowContext() {
+      @Override
+      public String flowName() {
+        return name;
+      }
+
+      @Override
+      public Clock clock() {
+        return services.clock();
+      }
+
+      @Override
+      public TimerService timer() {
+        return services.timer();
+      }
+
+      @Override
+      public MeterRegistry meterRegistry() {
+        return services.registry();
+      }
+
+      @Override
+      public VmQueues vmQueues() {
+        return services.vmQueues();
+      }
+
+      @Override
+      public Storage storage() {
+        return services.storage().get();
+      }
+
+      @Override
+      public CompletableFuture<Message> runDetached(List<Processor> chain, Message message) {
+        return CompletableFuture.failedFuture(
+            new UnsupportedOperationException(name + " runs no processors detached"));
+      }
+    };
   }
 
   /** Starts every flow in order; if one fails, stops those already started and throws. */

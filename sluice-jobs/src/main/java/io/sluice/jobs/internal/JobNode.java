@@ -239,7 +239,7 @@ public final class JobNode implements AutoCloseable {
     if (!keeper.held()) {
       wait = config.heartbeatInterval();
     } else if (!claiming) {
-      wait = config.safetyPoll(); // a finishing job wakes the loop
+      wait = config.safetyPoll(); // a job whose end leaves work wakes the loop
     } else {
       wait =
           config.acquisition() == Acquisition.OPTIMISTIC ? claimOptimistically(room) : claim(room);

@@ -431,6 +431,32 @@ abstract class JobExecutorContract {
   }
 
   @Test
+  void onAnIdleClusterTheFirstLiveNodeByNameClaimsNewJobsBeforeTheOthersLook() {
+    List<String> ranOn = new CopyOnWriteArrayList<>();
+    // Started second, but first by name: its rank is 0 and node-b (rank 1) claims 2 ms later.
+    start(
+        "node-b",
+        Map.of("email", job -> ranOn.add("b")),
+        c -> c.heartbeatInterval(Duration.ofMillis(50)));
+    start(
+        "node-a",
+        Map.of("email", job -> ranOn.add("a")),
+        c -> c.heartbeatInterval(Duration.ofMillis(50)));
+
+    for (int i = 0; i < 60; i++) {
+      int before = ranOn.size();
+      store.create(NewJob.of("email", i));
+      await().atMost(PATIENCE).until(() -> ranOn.size() == before + 1);
+    }
+
+    // Without the stagger both idle nodes claim each job at once and either wins, about half each.
+    List<String> last = ranOn.subList(40, 60);
+    assertThat(last.stream().filter("a"::equals).count())
+        .as("of %s", last)
+        .isGreaterThanOrEqualTo(15);
+  }
+
+  @Test
   void theJobsOfANodeWhoseLeaseLapsedAreReclaimedAndRunByAnotherWithinTenSeconds() {
     Duration lease = JobExecutorConfig.defaults().leaseDuration();
     NodeLease dead = store.register("dead-node", lease);

@@ -291,6 +291,21 @@ public abstract class JobStoreContractTest extends StorageContract {
   }
 
   @Test
+  public void aNodesRankCountsTheLiveNodesBeforeItByName() {
+    NodeLease b = node("node-b");
+    assertThat(store.rank(b)).as("alone").isZero();
+    NodeLease a = node("node-a");
+    NodeLease c = node("node-c");
+
+    assertThat(List.of(store.rank(a), store.rank(b), store.rank(c))).containsExactly(0, 1, 2);
+
+    long held = store.create(NewJob.of("email", "x"));
+    claimOne(a);
+    lapse(a, held);
+    assertThat(List.of(store.rank(b), store.rank(c))).as("node-a lapsed").containsExactly(0, 1);
+  }
+
+  @Test
   public void aLapsedLeaseIsNotRenewedAndClaimsNothingUntilTheNodeRegistersAgain() {
     NodeLease a = node("node-a");
     long held = store.create(NewJob.of("email", "held"));

@@ -62,6 +62,12 @@ public interface JobStore {
    */
   boolean renew(NodeLease lease, Duration duration);
 
+  /**
+   * How many nodes with a lease valid on the database's clock sort before {@code lease}'s node by
+   * name: its rank among the live nodes, 0 for the first (and for a lone node).
+   */
+  int rank(NodeLease lease);
+
   /** Releases what {@code lease} holds and forgets the node: a graceful stop. */
   void deregister(NodeLease lease);
 

@@ -242,6 +242,14 @@ public final class JdbcJobStore implements JobStore {
   }
 
   @Override
+  public int rank(NodeLease lease) {
+    List<Long> counts =
+        select(
+            "count the live nodes before " + lease, sql.rank(), rs -> rs.getLong(1), lease.node());
+    return counts.isEmpty() ? 0 : counts.getFirst().intValue();
+  }
+
+  @Override
   public boolean renew(NodeLease lease, Duration duration) {
     long millis = positive(duration, "lease");
     return db.write(

@@ -55,6 +55,12 @@ public final class JobNode implements AutoCloseable {
 
   private static final int MAX_BACKOFF_LEVEL = 30;
 
+  /** How much later than the live node before it an idle node claims. */
+  static final Duration STAGGER = Duration.ofMillis(2);
+
+  /** The most live nodes before it an idle node waits for. */
+  static final int MAX_STAGGER_RANK = 5;
+
   private final JobStore store;
   private final JobExecutorConfig config;
   private final Map<String, JobHandler> handlers;
@@ -75,6 +81,8 @@ public final class JobNode implements AutoCloseable {
   private final List<Outcome> pending = new ArrayList<>();
 
   private int backoffLevel;
+  private boolean staggering;
+  private long staggerUntil;
   private final ExecutorService workers;
   private final ScheduledExecutorService heartbeat;
   private final ExecutorService writer;
@@ -241,10 +249,42 @@ public final class JobNode implements AutoCloseable {
     } else if (!claiming) {
       wait = config.safetyPoll(); // a job whose end leaves work wakes the loop
     } else {
-      wait =
-          config.acquisition() == Acquisition.OPTIMISTIC ? claimOptimistically(room) : claim(room);
+      Duration stagger = stagger();
+      if (stagger != null) {
+        wait = stagger;
+      } else {
+        wait =
+            config.acquisition() == Acquisition.OPTIMISTIC
+                ? claimOptimistically(room)
+                : claim(room);
+      }
     }
     return ackIn.isZero() || ackIn.compareTo(wait) >= 0 ? wait : ackIn;
+  }
+
+  /**
+   * How long an idle node (holding no job) waits before it claims: {@link #STAGGER} per live node
+   * that sorts before it (at most {@link #MAX_STAGGER_RANK} of them), so that a notification, which
+   * every idle node hears, has the first of them claim alone instead of all of them at once; null
+   * to claim now. A node holding jobs claims at once.
+   */
+  private Duration stagger() {
+    int rank = Math.min(keeper.rank(), MAX_STAGGER_RANK);
+    if (rank == 0 || held.get() > 0) {
+      staggering = false;
+      return null;
+    }
+    long now = System.nanoTime();
+    if (!staggering) {
+      staggering = true;
+      staggerUntil = now + rank * STAGGER.toNanos();
+    }
+    long left = staggerUntil - now;
+    if (left > 0) {
+      return Duration.ofNanos(left);
+    }
+    staggering = false;
+    return null;
   }
 
   /**

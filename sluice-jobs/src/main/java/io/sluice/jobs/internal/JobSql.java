@@ -123,6 +123,11 @@ final class JobSql {
         + now;
   }
 
+  /** Counts the live nodes that sort before one. Parameter: node. */
+  String rank() {
+    return "SELECT COUNT(*) FROM sluice_job_node WHERE lease_expires > " + now + " AND node < ?";
+  }
+
   /**
    * Claims in one statement. Parameters: node, epoch, now (app clock), each type, node, epoch, max.
    * Nothing is claimed unless the lease is valid on the database's clock.

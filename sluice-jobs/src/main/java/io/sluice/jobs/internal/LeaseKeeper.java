@@ -12,10 +12,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's heartbeat: renews its lease on the database's clock (registering again, with a new
- * epoch, when it lapsed), reclaims the jobs of lapsed nodes, and now and then counts the waiting
- * jobs per type, warning once per type this node has no handler for. The lease counts as held until
- * {@code leaseDuration} after the start of the last successful renewal, by this process's monotonic
- * clock: never later than the database sees it lapse.
+ * epoch, when it lapsed), notes the node's rank among the live nodes, reclaims the jobs of lapsed
+ * nodes, and now and then counts the waiting jobs per type, warning once per type this node has no
+ * handler for. The lease counts as held until {@code leaseDuration} after the start of the last
+ * successful renewal, by this process's monotonic clock: never later than the database sees it
+ * lapse.
  */
 final class LeaseKeeper {
 
@@ -29,6 +30,7 @@ final class LeaseKeeper {
   private volatile NodeLease lease;
   private volatile long validUntil;
   private volatile boolean failing;
+  private volatile int rank;
   private long lastCount;
 
   LeaseKeeper(JobStore store, JobExecutorConfig config, Set<String> types, JobMetrics metrics) {
@@ -41,6 +43,11 @@ final class LeaseKeeper {
   /** The lease, or null before the first registration. */
   NodeLease lease() {
     return lease;
+  }
+
+  /** The node's rank among the live nodes by name at the last heartbeat (0: first or alone). */
+  int rank() {
+    return rank;
   }
 
   /** Whether the lease is held now: claims are made only then. */
@@ -92,6 +99,7 @@ final class LeaseKeeper {
       return;
     }
     try {
+      rank = store.rank(lease);
       List<Long> reclaimed = store.reclaim();
       if (!reclaimed.isEmpty()) {
         LOG.info(

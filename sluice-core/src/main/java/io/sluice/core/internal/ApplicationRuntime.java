@@ -62,35 +62,10 @@ public final class ApplicationRuntime {
    * name}, for a source or processor run outside the application's flows; it runs nothing detached.
    */
   public FlowContext context(String name) {
-    return new FlowContext() {
+    return new ServicesContext(services) {
       @Override
       public String flowName() {
         return name;
-      }
-
-      @Override
-      public Clock clock() {
-        return services.clock();
-      }
-
-      @Override
-      public TimerService timer() {
-        return services.timer();
-      }
-
-      @Override
-      public MeterRegistry meterRegistry() {
-        return services.registry();
-      }
-
-      @Override
-      public VmQueues vmQueues() {
-        return services.vmQueues();
-      }
-
-      @Override
-      public Storage storage() {
-        return services.storage().get();
       }
 
       @Override

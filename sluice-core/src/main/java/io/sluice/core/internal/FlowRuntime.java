@@ -11,15 +11,11 @@ import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.SourceContext;
-import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Delivery;
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.DurableQueueListener;
 import io.sluice.core.store.QueueOptions;
-import io.sluice.core.store.Storage;
 import io.sluice.core.store.StoredMessage;
-import io.sluice.core.vm.VmQueues;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,10 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** One running flow: its engine, its in-flight count, its metrics and its lifecycle. */
-final class FlowRuntime implements SourceContext {
+final class FlowRuntime extends ServicesContext implements SourceContext {
 
   private final Flow flow;
-  private final Services services;
   private final List<Processor> chain;
   private final Engine engine;
   private final InFlight inFlight = new InFlight();
@@ -50,8 +45,8 @@ final class FlowRuntime implements SourceContext {
   private DurableQueueListener feeder;
 
   FlowRuntime(Flow flow, Services services) {
+    super(services);
     this.flow = flow;
-    this.services = services;
     this.chain = flow.chain();
     MeterRegistry registry = services.registry();
     this.engine =
@@ -338,30 +333,5 @@ final class FlowRuntime implements SourceContext {
   @Override
   public String flowName() {
     return flow.name();
-  }
-
-  @Override
-  public Clock clock() {
-    return services.clock();
-  }
-
-  @Override
-  public TimerService timer() {
-    return services.timer();
-  }
-
-  @Override
-  public MeterRegistry meterRegistry() {
-    return services.registry();
-  }
-
-  @Override
-  public VmQueues vmQueues() {
-    return services.vmQueues();
-  }
-
-  @Override
-  public Storage storage() {
-    return services.storage().get();
   }
 }

@@ -3,19 +3,13 @@ package io.sluice.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.Application;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.Message;
-import io.sluice.core.serialization.SerializationConfig;
-import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.store.Storage;
-import io.sluice.core.store.StorageConfig;
-import io.sluice.jdbc.SqliteStorageFactory;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,30 +23,23 @@ import org.junit.jupiter.api.io.TempDir;
 /** Batch jobs on the embedded store: steps, accept policies, failures, the limit, stop, resume. */
 class BatchEngineTest {
 
-  private static final StoredValues VALUES = StoredValues.create(SerializationConfig.defaults());
-
   @TempDir Path dir;
+  private EmbeddedBatch batch;
   private Storage storage;
   private Application application;
   private BatchEngine engine;
 
   @BeforeEach
   void open() {
-    storage =
-        new SqliteStorageFactory()
-            .open(
-                StorageConfig.builder().dataDir(dir).build(),
-                VALUES,
-                new SimpleMeterRegistry(),
-                Clock.systemUTC());
-    application = Application.builder().storage(storage).storedValues(VALUES).build();
-    engine = BatchEngine.of(application);
+    batch = new EmbeddedBatch(dir);
+    storage = batch.storage;
+    application = batch.application;
+    engine = batch.engine;
   }
 
   @AfterEach
   void close() {
-    application.close();
-    storage.close();
+    batch.close();
   }
 
   /** Doubles a number; fails the record whose number ends in 7 when {@code failSevens}. */

@@ -2,20 +2,12 @@ package io.sluice.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sluice.core.Application;
 import io.sluice.core.Message;
-import io.sluice.core.serialization.SerializationConfig;
-import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
-import io.sluice.core.store.Storage;
-import io.sluice.core.store.StorageConfig;
-import io.sluice.jdbc.SqliteStorageFactory;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -31,30 +23,19 @@ import org.junit.jupiter.api.io.TempDir;
 /** A batch job whose records a flow source submits, acknowledged only once stored. */
 class SourceInputTest {
 
-  private static final StoredValues VALUES = StoredValues.create(SerializationConfig.defaults());
-
   @TempDir Path dir;
-  private Storage storage;
-  private Application application;
+  private EmbeddedBatch batch;
   private BatchEngine engine;
 
   @BeforeEach
   void open() {
-    storage =
-        new SqliteStorageFactory()
-            .open(
-                StorageConfig.builder().dataDir(dir).build(),
-                VALUES,
-                new SimpleMeterRegistry(),
-                Clock.systemUTC());
-    application = Application.builder().storage(storage).storedValues(VALUES).build();
-    engine = BatchEngine.of(application);
+    batch = new EmbeddedBatch(dir);
+    engine = batch.engine;
   }
 
   @AfterEach
   void close() {
-    application.close();
-    storage.close();
+    batch.close();
   }
 
   /**

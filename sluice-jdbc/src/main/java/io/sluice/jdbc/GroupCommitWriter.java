@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -382,22 +382,12 @@ final class GroupCommitWriter implements AutoCloseable {
     }
 
     T await(JdbcFailures failures) {
-      boolean interrupted = false;
       try {
-        while (true) {
-          try {
-            return future.get();
-          } catch (InterruptedException e) {
-            // The work may be committing already: wait for the outcome, keep the interrupt.
-            interrupted = true;
-          } catch (ExecutionException e) {
-            throw failures.translate(what, e.getCause());
-          }
-        }
-      } finally {
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
+        // join, not get: the work may be committing already, so an interrupt waits for the
+        // outcome (join keeps the interrupt).
+        return future.join();
+      } catch (CompletionException e) {
+        throw failures.translate(what, e.getCause());
       }
     }
   }

@@ -39,7 +39,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,7 +85,6 @@ public final class BatchRun {
   private final AtomicInteger groupsInFlight = new AtomicInteger();
   private volatile boolean stopping;
   private volatile boolean loaderDone;
-  private final LongAdder throttledRetries = new LongAdder();
   private final Counter loadedMeter;
   private final Counter processedMeter;
   private final Counter failedMeter;
@@ -460,7 +458,6 @@ public final class BatchRun {
               if (!(unwrap(e) instanceof ThrottledException) || retries >= THROTTLED_RETRIES) {
                 return CompletableFuture.failedFuture(e);
               }
-              throttledRetries.increment();
               retriedMeter.increment();
               long pause =
                   Math.min(MAX_THROTTLED_PAUSE_MILLIS, FIRST_THROTTLED_PAUSE_MILLIS << retries);

@@ -18,13 +18,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -32,6 +31,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -372,34 +372,23 @@ public final class JobNode implements AutoCloseable {
   }
 
   /** Runs {@code work} on the writer thread and waits for it (uninterruptibly: it may claim). */
-  private <T> T onWriter(Callable<T> work) {
-    Future<T> future;
+  private <T> T onWriter(Supplier<T> work) {
+    CompletableFuture<T> result;
     try {
-      future = writer.submit(work);
+      result = CompletableFuture.supplyAsync(work, writer);
     } catch (RejectedExecutionException e) {
       throw new IllegalStateException("node " + config.nodeId() + " is stopping", e);
     }
-    boolean interrupted = false;
     try {
-      while (true) {
-        try {
-          return future.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          if (e.getCause() instanceof RuntimeException failure) {
-            throw failure;
-          }
-          if (e.getCause() instanceof Error error) {
-            throw error;
-          }
-          throw new IllegalStateException(e.getCause());
-        }
+      return result.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException failure) {
+        throw failure;
       }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+      if (e.getCause() instanceof Error error) {
+        throw error;
       }
+      throw e;
     }
   }
 

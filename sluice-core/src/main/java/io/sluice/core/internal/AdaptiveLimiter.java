@@ -29,8 +29,18 @@ import java.util.function.LongSupplier;
  * counting a call this side saw end) lowers the ceiling by one, but a probe forgets the ceiling
  * only once the limit grows past every concurrency refused since it was set.
  *
+ * <p>In slow start the limit also grows with time, not only with completions: while callers wait
+ * for a permit, every {@link #PACE_NANOS} it may double (by at most the callers waiting). Growth by
+ * completions alone is paced by the round trip, so a burst of 10,000 one-second calls from a cold
+ * start waited seconds for permits before its own second began. Time growth stops with slow start
+ * (the first refusal or slowing) and while the calls in flight have gone unanswered for more than
+ * twice the round trip known so far (a downstream that stalls). When latency then says the
+ * downstream slowed, the limit falls at once to the concurrency of the last call that came back in
+ * time, not by a tenth per round trip: what time growth added without evidence is taken back.
+ *
  * <p>A permit freed wakes one waiting caller, not all of them: thousands of callers may wait here
  * (a batch step's records), and waking them all on every release would cost more than the calls.
+ * One waiter at a time (the pacer) waits with a timer, so time growth needs no thread of its own.
  */
 final class AdaptiveLimiter {
 
@@ -53,6 +63,9 @@ final class AdaptiveLimiter {
   /** The longest the limit holds at a ceiling before it probes above. */
   static final long MAX_PROBE_PAUSE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
+  /** How often the limit may double by time while callers wait in slow start. */
+  static final long PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
   /** The weight of each call's latency in the recent average compared with the baseline. */
   static final double RECENT_WEIGHT = 0.1;
 
@@ -67,6 +80,7 @@ final class AdaptiveLimiter {
   private final int minLimit;
   private final int maxLimit;
   private final LongSupplier nanoTime;
+  private final long paceNanos;
 
   private int limit;
   private int inFlight;
@@ -82,17 +96,33 @@ final class AdaptiveLimiter {
   private boolean regaining;
   private int refusedMax;
   private double recentNanos = Double.NaN;
+  private long lastPaceNanos;
+  private long lastAnswerNanos;
+  private boolean pacerWaiting;
+  private boolean pacing;
+  private boolean grownOnTime;
+  private int lastTimelyConcurrency;
 
   AdaptiveLimiter(int initialLimit, int maxLimit) {
-    this(initialLimit, maxLimit, System::nanoTime);
+    this(initialLimit, maxLimit, System::nanoTime, PACE_NANOS);
   }
 
   /** A limiter reading time from {@code nanoTime}, which tests drive by hand. */
   AdaptiveLimiter(int initialLimit, int maxLimit, LongSupplier nanoTime) {
+    this(initialLimit, maxLimit, nanoTime, PACE_NANOS);
+  }
+
+  /**
+   * A limiter reading time from {@code nanoTime}, growing on time every {@code paceNanos} in slow
+   * start ({@code Long.MAX_VALUE}: never, to test growth by answers).
+   */
+  AdaptiveLimiter(int initialLimit, int maxLimit, LongSupplier nanoTime, long paceNanos) {
     this.nanoTime = nanoTime;
+    this.paceNanos = paceNanos;
     this.minLimit = 1;
     this.maxLimit = maxLimit;
     this.limit = initialLimit;
+    this.lastAnswerNanos = nanoTime.getAsLong();
   }
 
   /** Waits for a permit; returns it, or null when none came within the timeout. */
@@ -103,13 +133,27 @@ final class AdaptiveLimiter {
     try {
       waiting++;
       boolean granted = false;
+      boolean pacer = false;
       try {
         while (inFlight >= limit) {
-          if (forever) {
+          if (remaining <= 0 && !forever) {
+            return null;
+          }
+          if (growOnTime()) {
+            continue;
+          }
+          pacer = pacer || (pacing && !pacerWaiting && limit < maxLimit);
+          if (pacer) {
+            // The one waiter with a timer: it lets the limit grow on time while all others park.
+            pacerWaiting = true;
+            long slept = forever ? paceNanos : Math.min(remaining, paceNanos);
+            long left = released.awaitNanos(slept);
+            if (!forever) {
+              remaining -= slept - left;
+            }
+          } else if (forever) {
             // No deadline, so no timer: a parked virtual thread with a timeout schedules one.
             released.await();
-          } else if (remaining <= 0) {
-            return null;
           } else {
             remaining = released.awaitNanos(remaining);
           }
@@ -117,6 +161,16 @@ final class AdaptiveLimiter {
         granted = true;
       } finally {
         waiting--;
+        if (waiting == 0) {
+          pacing = false; // the burst is served: the next one starts the clock afresh
+        }
+        if (pacer) {
+          pacerWaiting = false;
+          if (pacing) {
+            // Hand the timer on: a parked waiter wakes, finds no room, and becomes the pacer.
+            released.signal();
+          }
+        }
         if (!granted) {
           // This caller may have been woken for a permit it now leaves (timed out, interrupted):
           // the wake-up goes on to the next caller.
@@ -144,6 +198,36 @@ final class AdaptiveLimiter {
     }
   }
 
+  /**
+   * In slow start, with callers waiting and every permit busy, doubles the limit (by at most the
+   * callers waiting) once per pace; not while the calls in flight have gone unanswered for more
+   * than twice the known round trip. The first caller to wait only starts the clock, so refusals a
+   * downstream answers at once arrive before any time growth. Returns whether the limit grew.
+   */
+  private boolean growOnTime() {
+    if (!slowStart || limit >= maxLimit || paceNanos == Long.MAX_VALUE) {
+      pacing = false;
+      return false;
+    }
+    long now = nanoTime.getAsLong();
+    if (!pacing) {
+      pacing = true;
+      lastPaceNanos = now;
+      return false;
+    }
+    if (now - lastPaceNanos < paceNanos) {
+      return false;
+    }
+    lastPaceNanos = now;
+    if (!Double.isNaN(baselineNanos) && now - lastAnswerNanos > 2 * baselineNanos) {
+      return false;
+    }
+    limit = (int) Math.min(maxLimit, limit + Math.min(limit, waiting));
+    grownOnTime = true;
+    signalRoom();
+    return true;
+  }
+
   /** Wakes as many waiting callers as there are free permits (the limit may have grown by more). */
   private void signalRoom() {
     long wake = Math.min(waiting, (long) limit - inFlight);
@@ -163,6 +247,7 @@ final class AdaptiveLimiter {
       }
       case SUCCESS -> {}
     }
+    lastAnswerNanos = now;
     if (Double.isNaN(baselineNanos) || latency < baselineNanos) {
       baselineNanos = latency;
     } else {
@@ -171,11 +256,20 @@ final class AdaptiveLimiter {
     recentNanos =
         Double.isNaN(recentNanos) ? latency : recentNanos + (latency - recentNanos) * RECENT_WEIGHT;
     if (recentNanos > 2 * baselineNanos) {
+      if (grownOnTime && slowStart && lastTimelyConcurrency > 0) {
+        // The limit grew on time past what the answers vouched for: back to the last concurrency
+        // that came back in time.
+        limit = Math.min(limit, Math.max(minLimit, lastTimelyConcurrency));
+        grownOnTime = false;
+      }
       if (decrease(now, 0.9, latency)) {
         // Slower, not refused: grow back one permit per round trip, not at once.
         regaining = false;
       }
       return;
+    }
+    if (latency <= 2 * baselineNanos) {
+      lastTimelyConcurrency = permit.concurrency();
     }
     // Grow only when the limit is what holds calls back, not when demand is low.
     boolean saturated = used * 2 >= limit || waiting > 0;
@@ -249,6 +343,16 @@ final class AdaptiveLimiter {
     lock.lock();
     try {
       return ceiling;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** When the limit last looked at the clock to grow on time (nanoTime), for tests. */
+  long pacedAt() {
+    lock.lock();
+    try {
+      return lastPaceNanos;
     } finally {
       lock.unlock();
     }

@@ -15,17 +15,31 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Callers each making one-second blocking calls back to back, on a fake clock: every call takes
- * exactly one second, so latency is flat and only the limit holds the callers back.
+ * exactly one second, so latency is flat and only the limit holds the callers back. The first tests
+ * turn growth on time off to show what answers alone do; the last ones show the burst from a cold
+ * start met within a fraction of one call, and what stops that growth.
  */
 class AdaptiveLimiterReachesTheDemandQuicklyTest {
 
   private static final Duration CALL = Duration.ofSeconds(1);
+  private static final Duration PACE = Duration.ofNanos(AdaptiveLimiter.PACE_NANOS);
+
+  /** No growth on time: what the answers alone do. */
+  private static final long ANSWERS_ONLY = Long.MAX_VALUE;
 
   private final FakeNanoTime time = new FakeNanoTime();
   private final AtomicInteger holding = new AtomicInteger();
   private final List<Thread> callers = new ArrayList<>();
 
   private void startCallers(AdaptiveLimiter limiter, int count) {
+    startCallers(limiter, count, Duration.ZERO);
+  }
+
+  /**
+   * Callers whose calls end when the clock moves past their start plus {@code call} (zero: when it
+   * next moves at all).
+   */
+  private void startCallers(AdaptiveLimiter limiter, int count, Duration call) {
     for (int i = 0; i < count; i++) {
       callers.add(
           Thread.ofVirtual()
@@ -36,8 +50,8 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
                       while (true) {
                         AdaptiveLimiter.Permit granted = limiter.acquire(60, TimeUnit.SECONDS);
                         holding.incrementAndGet();
-                        time.awaitPast(
-                            granted.grantedAt()); // the call "takes" until the clock next moves
+                        // the call "takes" until the clock moves past its end
+                        time.awaitPast(granted.grantedAt() + Math.max(0, call.toNanos() - 1));
                         holding.decrementAndGet();
                         limiter.release(granted, Outcome.SUCCESS);
                       }
@@ -85,21 +99,22 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
   @Test
   void fortyConcurrentOneSecondCallsRunAllAtOnceFromTheFirstCallUnderTheDefaultLimit() {
     AdaptiveLimiter limiter =
-        new AdaptiveLimiter(ProcessingStrategy.Auto.DEFAULT.initialLimit(), 10_000, time::now);
+        new AdaptiveLimiter(
+            ProcessingStrategy.Auto.DEFAULT.initialLimit(), 10_000, time::now, ANSWERS_ONLY);
     startCallers(limiter, 40);
     assertThat(concurrencyPerSecond(limiter, 3)).containsExactly(40, 40, 40);
   }
 
   @Test
   void aThousandCallersRunAllAtOnceWithinThreeRoundTripsAsTheLimitQuadruples() {
-    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 10_000, time::now);
+    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 10_000, time::now, ANSWERS_ONLY);
     startCallers(limiter, 1_000);
     assertThat(concurrencyPerSecond(limiter, 5)).containsExactly(16, 64, 256, 1_000, 1_000);
   }
 
   @Test
   void withFewCallersWaitingSlowStartStillOnlyDoublesPerRoundTrip() {
-    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 10_000, time::now);
+    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 10_000, time::now, ANSWERS_ONLY);
     startCallers(limiter, 17);
     assertThat(concurrencyPerSecond(limiter, 2)).containsExactly(16, 17);
     assertThat(limiter.limit()).isEqualTo(32);
@@ -107,7 +122,7 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
 
   @Test
   void underMoreDemandThanMaxLimitConcurrencyStaysAtMaxLimit() {
-    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 24, time::now);
+    AdaptiveLimiter limiter = new AdaptiveLimiter(16, 24, time::now, ANSWERS_ONLY);
     startCallers(limiter, 40);
     for (int second = 0; second < 5; second++) {
       assertThat(settledConcurrency(limiter)).isLessThanOrEqualTo(24);
@@ -115,5 +130,27 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
       time.advance(CALL);
     }
     assertThat(settledConcurrency(limiter)).isEqualTo(24);
+  }
+
+  @Test
+  void aBurstOfTenThousandFromAColdStartRunsAllAtOnceWithinAFifthOfOneCall() {
+    AdaptiveLimiter limiter =
+        new AdaptiveLimiter(ProcessingStrategy.Auto.DEFAULT.initialLimit(), 10_000, time::now);
+    startCallers(limiter, 10_000, CALL);
+    assertThat(settledConcurrency(limiter)).isEqualTo(64);
+    Duration elapsed = Duration.ZERO;
+    while (settledConcurrency(limiter) < 10_000) {
+      assertThat(elapsed).isLessThan(CALL.dividedBy(5));
+      time.advance(PACE);
+      elapsed = elapsed.plus(PACE);
+      awaitPaced(limiter);
+    }
+    // No call has ended yet: the limit grew on time alone, doubling each pace.
+    assertThat(elapsed).isLessThan(CALL.dividedBy(5));
+  }
+
+  /** Waits until the pacer has looked at the clock since it last moved. */
+  private void awaitPaced(AdaptiveLimiter limiter) {
+    await().atMost(Duration.ofSeconds(10)).until(() -> limiter.pacedAt() >= time.now());
   }
 }

@@ -265,4 +265,76 @@ class AdaptiveLimiterTest {
     }
     assertThat(limiter.waiting()).isZero();
   }
+
+  /** Callers that wait for a permit and hand it to the test, which ends their calls. */
+  private List<Thread> waitForPermits(
+      AdaptiveLimiter limiter, int count, java.util.Queue<Permit> granted) {
+    List<Thread> waiters = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      waiters.add(
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    try {
+                      granted.add(limiter.acquire(60, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }));
+    }
+    return waiters;
+  }
+
+  private void advanceAPace(AdaptiveLimiter limiter, Duration by) {
+    time.advance(by);
+    await().atMost(Duration.ofSeconds(10)).until(() -> limiter.pacedAt() >= time.now());
+  }
+
+  @Test
+  void growthOnTimeWaitsWhileTheCallsInFlightGoUnansweredPastTwiceTheRoundTrip() throws Exception {
+    AdaptiveLimiter limiter = new AdaptiveLimiter(4, 1_000, time::now);
+    List<Permit> first = acquireAll(limiter);
+    time.advance(LATENCY);
+    limiter.release(first.getLast(), Outcome.SUCCESS); // a round trip of 100 ms is known
+    acquireAll(limiter);
+    int limit = limiter.limit();
+    java.util.Queue<Permit> granted = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    List<Thread> waiters = waitForPermits(limiter, 200, granted);
+    await().atMost(Duration.ofSeconds(10)).until(() -> limiter.waiting() == 200);
+    // 250 ms and then more without one answer: the downstream stalls, the limit holds.
+    advanceAPace(limiter, LATENCY.multipliedBy(5).dividedBy(2));
+    advanceAPace(limiter, Duration.ofNanos(AdaptiveLimiter.PACE_NANOS));
+    assertThat(limiter.limit()).isEqualTo(limit);
+    // An answer comes: the next pace grows the limit again, doubling it.
+    limiter.release(first.getFirst(), Outcome.SUCCESS);
+    int afterAnswer = limiter.limit();
+    advanceAPace(limiter, Duration.ofNanos(AdaptiveLimiter.PACE_NANOS));
+    assertThat(limiter.limit()).isEqualTo(2 * afterAnswer);
+    waiters.forEach(Thread::interrupt);
+  }
+
+  @Test
+  void latencyGoingBadAfterGrowthOnTimeTakesTheLimitBackToTheLastTimelyConcurrency()
+      throws Exception {
+    AdaptiveLimiter limiter = new AdaptiveLimiter(4, 1_000, time::now);
+    List<Permit> first = acquireAll(limiter);
+    time.advance(LATENCY);
+    limiter.release(first.getLast(), Outcome.SUCCESS); // in time, at a concurrency of 4
+    acquireAll(limiter);
+    java.util.Queue<Permit> granted = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    List<Thread> waiters = waitForPermits(limiter, 100, granted);
+    await().atMost(Duration.ofSeconds(10)).until(() -> limiter.waiting() == 100);
+    while (granted.size() < 100) {
+      advanceAPace(limiter, Duration.ofNanos(AdaptiveLimiter.PACE_NANOS));
+      await().atMost(Duration.ofSeconds(10)).until(() -> limiter.waiting() + granted.size() == 100);
+    }
+    assertThat(limiter.limit()).isGreaterThanOrEqualTo(100);
+    // The calls admitted on time come back ten times slower: the limit falls at once, not by a
+    // tenth per round trip.
+    time.advance(LATENCY.multipliedBy(10));
+    limiter.release(granted.poll(), Outcome.SUCCESS);
+    limiter.release(granted.poll(), Outcome.SUCCESS);
+    assertThat(limiter.limit()).isLessThanOrEqualTo(4);
+    waiters.forEach(Thread::interrupt);
+  }
 }

@@ -6,14 +6,15 @@
 #   sluice-bench/run-e2e3.sh [--experiment e2|e3|all] [--rows "netty sluice:auto sluice:synchronous:300"]
 #       [--paths nodelay,wait] [--clients 400,1000,10000] [--seconds 10] [--warm-up 5] [--timeout 10]
 #       [--repeats 3] [--sync-queue 1000] [--sync-exhausted WAIT] [--out e2e3.csv] [--no-build]
-#       [--server-cpus 0] [--client-cpus 1]
+#       [--server-cpus 0] [--client-cpus 1] [--wait-mode paced|closed]
 #
 # A row is target[:strategy[:threads]]: netty (the bare Netty reference), sluice:auto (nothing
 # touched) or sluice:synchronous:N (a receiver pool of N threads; its queue and exhausted action
 # are Sluice's defaults, 1000 and WAIT, unless --sync-queue and --sync-exhausted say otherwise).
 # E3 runs /nodelay in closed loop and /wait paced at one request per client per second, for each
 # client count, every row of a repeat one after the other (so the ratio to netty is within one
-# repeat). E2 (rows default to synchronous 1, 10 and 50 threads and auto) runs 40 clients that each
+# repeat); --wait-mode closed sends /wait in closed loop too, every client at once from the start
+# (a cold burst, as wrk does). E2 (rows default to synchronous 1, 10 and 50 threads and auto) runs 40 clients that each
 # send 10 requests to /wait back to back and reports the makespan. --server-cpus and
 # --client-cpus pin the two processes to CPUs (taskset lists) so they do not take each other's.
 set -eu
@@ -27,6 +28,7 @@ client_counts=400,1000,10000
 seconds=10
 warm_up=5
 timeout_s=10
+wait_mode=paced
 repeats=3
 sync_queue=""
 sync_exhausted=""
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
     --no-build) build=0; shift ;;
     --server-cpus) server_cpus=$2; shift 2 ;;
     --client-cpus) client_cpus=$2; shift 2 ;;
+    --wait-mode) wait_mode=$2; shift 2 ;;
     *) echo "unknown option $1 (see the comment at the top of $0)" >&2; exit 2 ;;
   esac
 done
@@ -159,7 +162,7 @@ while [ "$rep" -le "$repeats" ]; do
   if [ "$experiment" = e3 ] || [ "$experiment" = all ]; then
     for path in $(echo "$paths" | tr , ' '); do
       mode=closed
-      if [ "$path" = wait ]; then mode=paced; fi
+      if [ "$path" = wait ]; then mode=$wait_mode; fi
       for clients in $(echo "$client_counts" | tr , ' '); do
         for row in ${rows:-$e3_rows}; do
           run_row e3 "$rep" "$row" "$path" "$mode" "$clients"

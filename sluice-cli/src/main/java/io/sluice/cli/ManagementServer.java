@@ -15,16 +15,21 @@ import java.util.concurrent.Executors;
 /**
  * The management endpoint of {@code sluice run}: {@code GET /metrics} in the Prometheus text format
  * and {@code GET /health}. A small JDK HTTP server on its own port, so it answers even when the
- * flows are saturated.
+ * flows are saturated. With a token ({@link ManagementAccess}) every path but {@code /health}
+ * (which says only UP, for load balancers that probe without credentials) answers 401 to a request
+ * without {@code Authorization: Bearer TOKEN}.
  */
 final class ManagementServer implements AutoCloseable {
 
   private final HttpServer server;
   private final PrometheusMeterRegistry registry;
+  private final ManagementAccess access;
 
-  private ManagementServer(HttpServer server, PrometheusMeterRegistry registry) {
+  private ManagementServer(
+      HttpServer server, PrometheusMeterRegistry registry, ManagementAccess access) {
     this.server = server;
     this.registry = registry;
+    this.access = access;
   }
 
   /** A registry for the application's meters, to be served once {@link #start} is called. */
@@ -32,8 +37,12 @@ final class ManagementServer implements AutoCloseable {
     return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   }
 
-  /** Serves {@code registry} on {@code host:port}; fails clearly when the port is taken. */
-  static ManagementServer start(String host, int port, PrometheusMeterRegistry registry) {
+  /**
+   * Serves {@code registry} on {@code host:port} to the requests {@code access} admits; fails
+   * clearly when the port is taken.
+   */
+  static ManagementServer start(
+      String host, int port, PrometheusMeterRegistry registry, ManagementAccess access) {
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(host, port), 16);
@@ -49,8 +58,9 @@ final class ManagementServer implements AutoCloseable {
       throw new SluiceException(
           "Could not open the management port " + host + ":" + port + ": " + e);
     }
-    ManagementServer management = new ManagementServer(server, registry);
+    ManagementServer management = new ManagementServer(server, registry, access);
     server.createContext("/metrics", management::metrics);
+    server.createContext("/", exchange -> management.reply(exchange, 404, "text/plain", ""));
     server.createContext(
         "/health", exchange -> management.reply(exchange, 200, "text/plain", "UP\n"));
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
@@ -64,6 +74,11 @@ final class ManagementServer implements AutoCloseable {
   }
 
   private void metrics(HttpExchange exchange) throws IOException {
+    if (!access.admits(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer realm=\"sluice\"");
+      reply(exchange, 401, "text/plain", "A bearer token is required\n");
+      return;
+    }
     if (!"GET".equals(exchange.getRequestMethod())) {
       exchange.getResponseHeaders().add("Allow", "GET");
       reply(exchange, 405, "text/plain", "Only GET is supported\n");

@@ -57,8 +57,30 @@ final class RunCommand implements Callable<Integer> {
       description = "The address the management port binds to (default ${DEFAULT-VALUE}).")
   String managementHost;
 
+  @Option(
+      names = "--management-token-file",
+      paramLabel = "FILE",
+      description =
+          "Require Authorization: Bearer TOKEN on the management port (all but /health), the"
+              + " token read from FILE; or set SLUICE_MANAGEMENT_TOKEN. At least 16 characters.")
+  Path managementTokenFile;
+
+  @Option(
+      names = "--management-allow-unauthenticated",
+      description =
+          "Allow the management port on a non-loopback --management-host without a token.")
+  boolean managementAllowUnauthenticated;
+
   @Override
   public Integer call() throws Exception {
+    ManagementAccess access =
+        managementPort == null
+            ? ManagementAccess.OPEN
+            : ManagementAccess.of(
+                managementHost,
+                managementTokenFile,
+                managementAllowUnauthenticated,
+                System.getenv());
     PrometheusMeterRegistry registry = ManagementServer.registry();
     Configuration configuration = ConfigLoader.read(config, classpath.loader());
     Application app = configuration.application().meterRegistry(registry).build();
@@ -78,7 +100,7 @@ final class RunCommand implements Callable<Integer> {
     ManagementServer management =
         managementPort == null
             ? null
-            : ManagementServer.start(managementHost, managementPort, registry);
+            : ManagementServer.start(managementHost, managementPort, registry, access);
     try {
       app.start();
       JobExecutor jobs = startJobNode(app, configuration.jobs());
@@ -96,7 +118,7 @@ final class RunCommand implements Callable<Integer> {
             config);
       }
       if (management != null) {
-        LOG.info("Metrics at http://{}:{}/metrics", managementHost, management.port());
+        LOG.info("Metrics at http://{}:{}/metrics ({})", managementHost, management.port(), access);
       }
       return awaitSignalAndStop(app, jobs, signal);
     } finally {

@@ -142,10 +142,14 @@ final class AdaptiveLimiter {
           if (growOnTime()) {
             continue;
           }
-          pacer = pacer || (pacing && !pacerWaiting && limit < maxLimit);
+          boolean timed = pacing && (pacer || !pacerWaiting) && limit < maxLimit;
+          if (timed != pacer) {
+            // The one waiter with a timer lets the limit grow on time while all others park; the
+            // role ends with pacing.
+            pacer = timed;
+            pacerWaiting = timed;
+          }
           if (pacer) {
-            // The one waiter with a timer: it lets the limit grow on time while all others park.
-            pacerWaiting = true;
             long slept = forever ? paceNanos : Math.min(remaining, paceNanos);
             long left = released.awaitNanos(slept);
             if (!forever) {

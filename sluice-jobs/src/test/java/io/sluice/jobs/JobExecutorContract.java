@@ -239,29 +239,6 @@ abstract class JobExecutorContract extends JobExecutorFixture {
   }
 
   @Test
-  void aPayloadThatCannotBeReadBecomesAnIncidentCarryingTheError() throws Exception {
-    long id = store.create(NewJob.of("email", "to bob"));
-    try (Connection connection = connect();
-        PreparedStatement corrupt =
-            connection.prepareStatement("UPDATE sluice_job_payload SET payload = ? WHERE id = ?")) {
-      corrupt.setBytes(1, "not a stored value".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      corrupt.setLong(2, id);
-      assertThat(corrupt.executeUpdate()).isEqualTo(1);
-    }
-    AtomicInteger handled = new AtomicInteger();
-
-    start("node-a", Map.of("email", job -> handled.incrementAndGet()), c -> c);
-
-    await().atMost(PATIENCE).until(() -> state(id) instanceof JobState.Incident);
-    assertThat(((JobState.Incident) state(id)).error())
-        .startsWith(
-            "The payload cannot be read: io.sluice.core.serialization.CorruptRecordException");
-    assertThat(handled.get()).isZero();
-    assertThat(count("sluice.jobs.incidents", "node-a")).isEqualTo(1);
-    assertThat(count("sluice.jobs.failed", "node-a")).isZero();
-  }
-
-  @Test
   void aJobDueSoonRunsOnTheNodesTimerWithoutWaitingForTheSafetyPoll() {
     List<Instant> started = new CopyOnWriteArrayList<>();
     start(

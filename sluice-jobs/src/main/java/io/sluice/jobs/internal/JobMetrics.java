@@ -21,6 +21,7 @@ final class JobMetrics {
   final Counter executed;
   final Counter failed;
   final Counter incidents;
+  final Counter unreadable;
   final Timer startLatency;
   final DistributionSummary completedTogether;
 
@@ -45,6 +46,8 @@ final class JobMetrics {
     executed = counter("sluice.jobs.executed", "Jobs whose handler returned");
     failed = counter("sluice.jobs.failed", "Job runs whose handler threw");
     incidents = counter("sluice.jobs.incidents", "Jobs that became incidents");
+    unreadable =
+        counter("sluice.jobs.unreadable", "Jobs whose payload could not be read (incidents)");
     startLatency =
         Timer.builder("sluice.jobs.start.latency")
             .description("From a job's due time to its start")

@@ -464,6 +464,7 @@ public final class JobNode implements AutoCloseable {
       try {
         payload = job.payload().read();
       } catch (RuntimeException e) {
+        metrics.unreadable.increment();
         first = offer(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
         return;
       }
@@ -609,7 +610,15 @@ public final class JobNode implements AutoCloseable {
       }
       case Outcome.Unreadable u -> {
         if (store.incident(job.lease(), job.id(), u.error())) {
-          incident(job, u.error());
+          metrics.incidents.increment();
+          LOG.warn(
+              "Job {} of type '{}' is an incident at once: {}. The handler was not called and no"
+                  + " retry was used; fix or replace the payload, then retry it: sluice jobs retry"
+                  + " <config> {} (or JobStore.retry)",
+              job.id(),
+              job.type(),
+              u.error(),
+              job.id());
         } else {
           refused(job.lease(), 1, List.of(job.id()), "record the incident of");
         }

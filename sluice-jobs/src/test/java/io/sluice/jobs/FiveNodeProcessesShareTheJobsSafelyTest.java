@@ -80,10 +80,14 @@ class FiveNodeProcessesShareTheJobsSafelyTest {
       processes.start(DB.url(), node, Long.toString(workMillis));
     }
     // Every node is up before the jobs exist, so the notification of the new jobs reaches all.
-    await()
-        .atMost(Duration.ofMinutes(1))
-        .failFast("a node process died", () -> nodes.stream().anyMatch(p -> !p.isAlive()))
-        .until(() -> processes.ready(names));
+    try {
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .failFast("a node process died", () -> nodes.stream().anyMatch(p -> !p.isAlive()))
+          .until(() -> processes.ready(names));
+    } catch (RuntimeException e) {
+      throw processes.withOutputs(e, names); // why a node could not start
+    }
   }
 
   /** Every test starts from an empty schema: no job, no node, no run. */

@@ -2,10 +2,12 @@ package io.sluice.jobs;
 
 import java.sql.Connection;
 import java.time.Instant;
+import java.util.function.BooleanSupplier;
 
 /**
- * A job as its handler sees it: what it was created with, which attempt this is, and a way to
- * complete it inside the handler's own transaction ({@link #completeIn}).
+ * A job as its handler sees it: what it was created with, which attempt this is, whether this node
+ * still holds it ({@link #holdsJob}), and a way to complete it inside the handler's own transaction
+ * ({@link #completeIn}).
  */
 public final class JobContext {
 
@@ -24,11 +26,14 @@ public final class JobContext {
   private final Instant dueAt;
   private final String node;
   private final Completer completer;
+  private final BooleanSupplier holds;
   private volatile boolean completedInTransaction;
+  private volatile boolean lost;
 
   /**
    * The job {@code id} of {@code type}, run by {@code node} for the {@code attempt}-th time, with
-   * {@code retriesLeft} retries after this one; {@code completer} serves {@link #completeIn}.
+   * {@code retriesLeft} retries after this one; {@code completer} serves {@link #completeIn} and
+   * {@code holds} {@link #holdsJob}.
    */
   public JobContext(
       long id,
@@ -38,7 +43,8 @@ public final class JobContext {
       int retriesLeft,
       Instant dueAt,
       String node,
-      Completer completer) {
+      Completer completer,
+      BooleanSupplier holds) {
     this.id = id;
     this.type = type;
     this.payload = payload;
@@ -47,6 +53,7 @@ public final class JobContext {
     this.dueAt = dueAt;
     this.node = node;
     this.completer = completer;
+    this.holds = holds;
   }
 
   /** The job's id. */
@@ -82,6 +89,21 @@ public final class JobContext {
   /** The node running it. */
   public String node() {
     return node;
+  }
+
+  /**
+   * Whether this node still holds the job: true while the lease it was claimed under is valid by
+   * the node's own clock (renewed within the lease duration, less a safety margin of a tenth). Once
+   * false it stays false: the node was paused or cut off from the database past its lease, or
+   * registered again, so another node may run the job, and this run's completion will be refused. A
+   * handler with side effects it cannot undo asks before making them, and stops when told false
+   * (returning or throwing: the outcome is refused either way). The answer is local and cheap.
+   */
+  public boolean holdsJob() {
+    if (!lost && !holds.getAsBoolean()) {
+      lost = true;
+    }
+    return !lost;
   }
 
   /**

@@ -3,6 +3,7 @@ package io.sluice.jobs;
 import io.sluice.core.Application;
 import io.sluice.core.Message;
 import io.sluice.core.store.Require;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -16,17 +17,21 @@ public interface JobHandler {
   /** Runs {@code job}. */
   void handle(JobContext job) throws Exception;
 
+  /** The message attribute that carries the {@link JobContext} into a flow handler's flow. */
+  String JOB_ATTRIBUTE = "job";
+
   /**
    * A handler that sends each job's payload, as a message, into the flow {@code flow} of {@code
    * application} and waits for it: the job completes when the flow does, and fails with the flow's
-   * error.
+   * error. The message's attribute {@value #JOB_ATTRIBUTE} is the job's {@link JobContext}, so a
+   * processor can ask {@link JobContext#holdsJob()} before a side effect.
    */
   static JobHandler flow(Application application, String flow) {
     Require.nonNull(application, "application");
     Require.nonBlank(flow, "flow");
     return job -> {
       try {
-        application.send(flow, Message.of(job.payload())).get();
+        application.send(flow, Message.of(job.payload(), Map.of(JOB_ATTRIBUTE, job))).get();
       } catch (ExecutionException e) {
         if (e.getCause() instanceof Exception cause) {
           throw cause;

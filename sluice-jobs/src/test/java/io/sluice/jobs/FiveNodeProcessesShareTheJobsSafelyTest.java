@@ -1,15 +1,15 @@
 package io.sluice.jobs;
 
+import static io.sluice.jobs.NodeProcesses.number;
+import static io.sluice.jobs.NodeProcesses.signal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NewJob;
 import io.sluice.core.store.Storage;
-import io.sluice.testkit.ChildJvm;
 import io.sluice.testkit.PostgresTestDatabase;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -23,7 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,63 +54,40 @@ class FiveNodeProcessesShareTheJobsSafelyTest {
 
   @TempDir Path logs;
 
-  private final List<Process> nodes = new ArrayList<>();
+  private NodeProcesses processes;
+  private List<Process> nodes;
+  private final List<String> names =
+      IntStream.rangeClosed(1, NODES).mapToObj(i -> "node-" + i).toList();
 
-  private Process startNode(String node, long workMillis) throws IOException {
-    return new ProcessBuilder(
-            ChildJvm.command(ClusterNodeChild.class, DB.url(), node, Long.toString(workMillis)))
-        .redirectErrorStream(true)
-        .redirectOutput(logs.resolve(node + ".out").toFile())
-        .start();
-  }
-
-  private String output(String node) {
-    try {
-      return Files.readString(logs.resolve(node + ".out"));
-    } catch (IOException e) {
-      return "(no output: " + e + ")";
-    }
-  }
-
-  private static long number(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
+  @BeforeEach
+  void processes() {
+    processes = new NodeProcesses(logs);
+    nodes = processes.all();
   }
 
   @AfterEach
   void stopNodes() throws Exception {
-    for (Process node : nodes) {
-      node.getOutputStream().close(); // a graceful stop
-    }
-    for (Process node : nodes) {
-      if (!node.waitFor(20, TimeUnit.SECONDS)) {
-        node.destroyForcibly();
-        node.waitFor(10, TimeUnit.SECONDS);
-      }
-    }
+    processes.stopAll();
+  }
+
+  private String output(String node) {
+    return processes.output(node);
   }
 
   /** Starts the nodes, each taking {@code workMillis} per job, and waits until all are up. */
   private void startCluster(long workMillis) throws IOException {
-    for (int i = 1; i <= NODES; i++) {
-      nodes.add(startNode("node-" + i, workMillis));
+    for (String node : names) {
+      processes.start(DB.url(), node, Long.toString(workMillis));
     }
     // Every node is up before the jobs exist, so the notification of the new jobs reaches all.
-    await()
-        .atMost(Duration.ofMinutes(1))
-        .failFast("a node process died", () -> nodes.stream().anyMatch(p -> !p.isAlive()))
-        .until(
-            () -> {
-              for (int i = 1; i <= NODES; i++) {
-                if (!output("node-" + i).contains("ready node-" + i)) {
-                  return false;
-                }
-              }
-              return true;
-            });
+    try {
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .failFast("a node process died", () -> nodes.stream().anyMatch(p -> !p.isAlive()))
+          .until(() -> processes.ready(names));
+    } catch (RuntimeException e) {
+      throw processes.withOutputs(e, names); // why a node could not start
+    }
   }
 
   /** Every test starts from an empty schema: no job, no node, no run. */
@@ -156,22 +135,6 @@ class FiveNodeProcessesShareTheJobsSafelyTest {
     return perNode;
   }
 
-  /** What the nodes printed, for a failure's message. */
-  private AssertionError withOutputs(Throwable e) {
-    StringBuilder all = new StringBuilder();
-    for (int i = 1; i <= NODES; i++) {
-      all.append("\n--- node-").append(i).append(":\n").append(output("node-" + i));
-    }
-    return new AssertionError(e.getMessage() + all, e);
-  }
-
-  private static void signal(Process node, String signal) throws Exception {
-    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(node.pid())).start();
-    assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0)
-        .as("kill -%s %d", signal, node.pid())
-        .isTrue();
-  }
-
   @Test
   void tenThousandJobsOnFiveNodeProcessesEachRunExactlyOnce() throws Exception {
     createTable();
@@ -187,7 +150,7 @@ class FiveNodeProcessesShareTheJobsSafelyTest {
       System.out.println("10,000 jobs, runs per node: " + perNode);
       assertThat(perNode).as("every node took a share").hasSize(NODES);
     } catch (AssertionError | RuntimeException e) {
-      throw withOutputs(e);
+      throw processes.withOutputs(e, names);
     }
   }
 
@@ -222,7 +185,7 @@ class FiveNodeProcessesShareTheJobsSafelyTest {
           .as("ms from the kill to the end of the last job")
           .isLessThanOrEqualTo(10_000);
     } catch (AssertionError | RuntimeException e) {
-      throw withOutputs(e);
+      throw processes.withOutputs(e, names);
     }
   }
 
@@ -267,7 +230,7 @@ class FiveNodeProcessesShareTheJobsSafelyTest {
       assertThat(frozen.isAlive()).as("the frozen node lives on").isTrue();
       System.out.println("node-1 frozen and woken; runs per node " + runsPerNode(c));
     } catch (AssertionError | RuntimeException e) {
-      throw withOutputs(e);
+      throw processes.withOutputs(e, names);
     }
   }
 }

@@ -3,11 +3,6 @@ package io.sluice.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.Application;
 import io.sluice.core.Flow;
 import io.sluice.core.store.JobInfo;
@@ -15,13 +10,10 @@ import io.sluice.core.store.JobState;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NewJob;
 import io.sluice.core.store.NodeLease;
-import io.sluice.core.store.Storage;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,140 +23,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
-import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * What an executor node does, on a real database with the real clock: extended once for SQLite and
  * once for PostgreSQL. Tests wait with Awaitility, never by sleeping.
  */
-abstract class JobExecutorContract {
-
-  static final Duration PATIENCE = Duration.ofSeconds(10);
-
-  protected final Clock clock = Clock.systemUTC();
-  protected Storage storage;
-  protected JobStore store;
-  protected final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final List<JobExecutor> executors = new ArrayList<>();
-  private final List<AutoCloseable> others = new ArrayList<>();
-  private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
-
-  /** A new, empty storage on {@code clock}. */
-  protected abstract Storage newStorage(Clock clock) throws Exception;
-
-  /**
-   * The job store as another node sees it: on PostgreSQL another storage (its own connections and
-   * listener); on SQLite, owned by one process, the same store.
-   */
-  protected abstract JobStore otherNode() throws Exception;
-
-  /** A connection to the database behind the storage's back. */
-  protected abstract Connection connect() throws Exception;
-
-  /**
-   * Makes the job tables unwritable until the result is closed: another connection holds SQLite's
-   * write lock, or locks PostgreSQL's job tables; the node's writes wait and then fail or resume.
-   */
-  protected abstract AutoCloseable blockWrites() throws Exception;
-
-  /** Keeps {@code closeable} to close after the test. */
-  protected <T extends AutoCloseable> T closeAfter(T closeable) {
-    others.add(closeable);
-    return closeable;
-  }
-
-  @BeforeEach
-  void open() throws Exception {
-    storage = newStorage(clock);
-    store = JobTestStorages.jobs(storage);
-    logs.start();
-    ((Logger) LoggerFactory.getLogger("io.sluice.jobs")).addAppender(logs);
-  }
-
-  @AfterEach
-  void closeAll() throws Exception {
-    executors.forEach(JobExecutor::close);
-    for (AutoCloseable other : others.reversed()) {
-      other.close();
-    }
-    storage.close();
-    ((Logger) LoggerFactory.getLogger("io.sluice.jobs")).detachAppender(logs);
-    assertThat(Thread.getAllStackTraces().keySet())
-        .as("no executor thread outlives its executor")
-        .noneMatch(t -> t.isAlive() && t.getName().startsWith("sluice-jobs-"));
-    assertThat(logs.list).as("no ERROR logged").noneMatch(e -> e.getLevel() == Level.ERROR);
-  }
-
-  /** A started executor named {@code node} with these handlers and configuration changes. */
-  protected JobExecutor start(
-      String node,
-      Map<String, JobHandler> handlers,
-      UnaryOperator<JobExecutorConfig.Builder> config) {
-    return start(store, node, handlers, config);
-  }
-
-  protected JobExecutor start(
-      JobStore on,
-      String node,
-      Map<String, JobHandler> handlers,
-      UnaryOperator<JobExecutorConfig.Builder> config) {
-    JobExecutor.Builder builder =
-        JobExecutor.builder(on)
-            .meterRegistry(registry)
-            .config(config.apply(JobExecutorConfig.builder().nodeId(node)).build());
-    handlers.forEach(builder::handler);
-    JobExecutor executor = builder.build();
-    executors.add(executor);
-    executor.start();
-    return executor;
-  }
-
-  private double count(String meter, String node) {
-    return registry.get(meter).tag("node", node).counter().count();
-  }
-
-  private List<String> warnings(String containing) {
-    return logs.list.stream()
-        .filter(e -> e.getLevel() == Level.WARN)
-        .map(ILoggingEvent::getFormattedMessage)
-        .filter(m -> m.contains(containing))
-        .toList();
-  }
-
-  /** A handler that notes each run and its thread, then waits until {@link #open} opens. */
-  private static final class Gate {
-    final CountDownLatch open = new CountDownLatch(1);
-    final AtomicInteger entered = new AtomicInteger();
-    final List<Thread> threads = new CopyOnWriteArrayList<>();
-
-    JobHandler handler() {
-      return job -> {
-        threads.add(Thread.currentThread());
-        entered.incrementAndGet();
-        open.await();
-      };
-    }
-  }
-
-  /**
-   * Creates {@code count} email jobs, due now, whose payloads are 0, 1, 2...; returns their ids.
-   */
-  private List<Long> emails(int count) {
-    return store.createAll(IntStream.range(0, count).mapToObj(i -> NewJob.of("email", i)).toList());
-  }
-
-  /** Whether every one of these jobs is finished (gone from the store). */
-  private boolean finished(List<Long> ids) {
-    return ids.stream().allMatch(id -> store.find(id).isEmpty());
-  }
-
-  private JobState state(long id) {
-    return store.find(id).map(JobInfo::state).orElse(null);
-  }
+abstract class JobExecutorContract extends JobExecutorFixture {
 
   @Test
   void everyJobRunsOnceAndIsCompletedAndCounted() {
@@ -295,10 +160,6 @@ abstract class JobExecutorContract {
     assertThat(count("sluice.jobs.rejected", "node-a")).isZero();
   }
 
-  private long held(List<Long> ids) {
-    return ids.stream().filter(id -> state(id) instanceof JobState.Running).count();
-  }
-
   @Test
   void aFailingJobIsRetriedWithGrowingBackoffThenBecomesAnIncidentThatCanBeRetried() {
     AtomicBoolean fixed = new AtomicBoolean();
@@ -375,29 +236,6 @@ abstract class JobExecutorContract {
     List<Object> faxed = new CopyOnWriteArrayList<>();
     start("node-b", Map.of("fax", job -> faxed.add(job.payload())), c -> c);
     await().atMost(PATIENCE).until(() -> faxed.size() == 2);
-  }
-
-  @Test
-  void aPayloadThatCannotBeReadBecomesAnIncidentCarryingTheError() throws Exception {
-    long id = store.create(NewJob.of("email", "to bob"));
-    try (Connection connection = connect();
-        PreparedStatement corrupt =
-            connection.prepareStatement("UPDATE sluice_job_payload SET payload = ? WHERE id = ?")) {
-      corrupt.setBytes(1, "not a stored value".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      corrupt.setLong(2, id);
-      assertThat(corrupt.executeUpdate()).isEqualTo(1);
-    }
-    AtomicInteger handled = new AtomicInteger();
-
-    start("node-a", Map.of("email", job -> handled.incrementAndGet()), c -> c);
-
-    await().atMost(PATIENCE).until(() -> state(id) instanceof JobState.Incident);
-    assertThat(((JobState.Incident) state(id)).error())
-        .startsWith(
-            "The payload cannot be read: io.sluice.core.serialization.CorruptRecordException");
-    assertThat(handled.get()).isZero();
-    assertThat(count("sluice.jobs.incidents", "node-a")).isEqualTo(1);
-    assertThat(count("sluice.jobs.failed", "node-a")).isZero();
   }
 
   @Test
@@ -534,11 +372,13 @@ abstract class JobExecutorContract {
       back = clock.instant();
     }
 
-    await().atMost(PATIENCE).until(() -> a.holdsLease() && a.lease().epoch() > epoch);
+    await().atMost(PATIENCE).until(a::holdsLease);
     store.create(NewJob.of("email", "after the outage"));
     await().atMost(PATIENCE).until(() -> ran.size() == 2);
     assertThat(ran.get(1)).isAfter(back);
-    assertThat(warnings("Node node-a lost its lease")).hasSize(1);
+    // The node stops a tenth of the lease before the database would: a renewal that waited for the
+    // lock may still extend the same epoch; otherwise the node registered again, and said so.
+    assertThat(warnings("Node node-a lost its lease")).hasSize(a.lease().epoch() > epoch ? 1 : 0);
   }
 
   @Test
@@ -551,7 +391,10 @@ abstract class JobExecutorContract {
                     Flow.builder("send-email")
                         .processor(
                             m -> {
-                              seen.add(m.payload());
+                              // The job comes with the message, to ask whether it is still held.
+                              JobContext job = (JobContext) m.attribute(JobHandler.JOB_ATTRIBUTE);
+                              seen.add(
+                                  m.payload() + ", job " + job.id() + " held " + job.holdsJob());
                               return m;
                             })
                         .build())
@@ -561,9 +404,8 @@ abstract class JobExecutorContract {
     start("node-a", Map.of("email", JobHandler.flow(app, "send-email")), c -> c);
     long id = store.create(NewJob.of("email", "via a flow"));
 
-    await()
-        .atMost(PATIENCE)
-        .until(() -> seen.equals(List.of("via a flow")) && store.find(id).isEmpty());
+    await().atMost(PATIENCE).until(() -> store.find(id).isEmpty());
+    assertThat(seen).containsExactly("via a flow, job " + id + " held true");
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The meters of one executor node, tagged with its id. */
@@ -21,6 +22,8 @@ final class JobMetrics {
   final Counter executed;
   final Counter failed;
   final Counter incidents;
+  final Counter unreadable;
+  final Counter dropped;
   final Timer startLatency;
   final DistributionSummary completedTogether;
 
@@ -45,6 +48,12 @@ final class JobMetrics {
     executed = counter("sluice.jobs.executed", "Jobs whose handler returned");
     failed = counter("sluice.jobs.failed", "Job runs whose handler threw");
     incidents = counter("sluice.jobs.incidents", "Jobs that became incidents");
+    unreadable =
+        counter("sluice.jobs.unreadable", "Jobs whose payload could not be read (incidents)");
+    dropped =
+        counter(
+            "sluice.jobs.dropped",
+            "Claimed jobs not started because the node lost the lease they were claimed under");
     startLatency =
         Timer.builder("sluice.jobs.start.latency")
             .description("From a job's due time to its start")
@@ -58,6 +67,14 @@ final class JobMetrics {
             .description("Jobs completed by one bulk write")
             .tag("node", node)
             .register(registry);
+  }
+
+  /** Registers the gauge of the jobs this node holds, read from {@code held}. */
+  void held(AtomicInteger held) {
+    Gauge.builder("sluice.jobs.held", held, AtomicInteger::get)
+        .description("Jobs this node claimed and has not finished, dropped or handed back")
+        .tag("node", node)
+        .register(registry);
   }
 
   private Counter counter(String name, String description) {

@@ -70,6 +70,7 @@ public final class JobNode implements AutoCloseable {
   private final LeaseKeeper keeper;
   private final Semaphore permits;
   private final AtomicInteger held = new AtomicInteger();
+  private final HeldJobs holding;
   private final AtomicInteger running = new AtomicInteger();
   private final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
   private final AtomicInteger outcomeCount = new AtomicInteger();
@@ -105,7 +106,9 @@ public final class JobNode implements AutoCloseable {
     this.types = Set.copyOf(handlers.keySet());
     this.clock = store.clock();
     this.metrics = new JobMetrics(registry, config.nodeId());
-    this.keeper = new LeaseKeeper(store, config, types, metrics);
+    metrics.held(held);
+    this.holding = new HeldJobs(metrics, config.nodeId());
+    this.keeper = new LeaseKeeper(store, config, types, metrics, holding::drop);
     this.permits = new Semaphore(config.concurrency());
     // Virtual threads: handlers mostly wait (I/O, other services); a prefetched job parks on its
     // permit for free. The concurrency limit is the semaphore, not a pool size.
@@ -420,10 +423,12 @@ public final class JobNode implements AutoCloseable {
     metrics.acquired.increment(claimed.size());
     for (ClaimedJob job : claimed) {
       held.incrementAndGet();
+      HeldJobs.Held one = holding.add(job);
       try {
-        workers.execute(() -> run(job));
+        workers.execute(() -> run(one));
       } catch (RejectedExecutionException e) {
         metrics.rejected.increment();
+        holding.remove(one);
         held.decrementAndGet();
         offer(new Outcome.Released(job));
       }
@@ -447,15 +452,31 @@ public final class JobNode implements AutoCloseable {
             1, Math.round(poll.toMillis() * ThreadLocalRandom.current().nextDouble(0.8, 1.2))));
   }
 
-  private void run(ClaimedJob job) {
+  private void run(HeldJobs.Held one) {
+    ClaimedJob job = one.job;
+    one.enter();
     boolean permit = false;
     boolean first = false;
     try {
+      if (one.dropped()) {
+        first = offer(new Outcome.Dropped(job));
+        return;
+      }
       permits.acquire();
       permit = true;
       running.incrementAndGet();
       if (stopping) {
         first = offer(new Outcome.Released(job));
+        return;
+      }
+      // A job starts only under the lease held now: a node that was paused past its lease, or
+      // registered again since the claim, must not run what another node may run already.
+      if (!keeper.holds(job.lease())) {
+        holding.drop(job.lease(), "it lapsed before the job could start");
+      }
+      if (!holding.start(one)) {
+        Thread.interrupted(); // the wake-up of the drop, if it came
+        first = offer(new Outcome.Dropped(job));
         return;
       }
       Duration late = Duration.between(job.dueAt(), clock.instant());
@@ -464,6 +485,7 @@ public final class JobNode implements AutoCloseable {
       try {
         payload = job.payload().read();
       } catch (RuntimeException e) {
+        metrics.unreadable.increment();
         first = offer(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
         return;
       }
@@ -476,16 +498,18 @@ public final class JobNode implements AutoCloseable {
               job.retriesLeft(),
               job.dueAt(),
               config.nodeId(),
-              transaction -> store.complete(transaction, job.lease(), job.id()));
+              transaction -> store.complete(transaction, job.lease(), job.id()),
+              () -> keeper.holds(job.lease()));
       handlers.get(job.type()).handle(context);
       metrics.executed.increment();
       first = offer(new Outcome.Completed(job, context.completedInTransaction()));
     } catch (InterruptedException e) {
-      first = offer(new Outcome.Released(job));
+      first = offer(one.dropped() ? new Outcome.Dropped(job) : new Outcome.Released(job));
     } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
       metrics.failed.increment();
       first = offer(new Outcome.Failed(job, describe(e)));
     } finally {
+      holding.remove(one);
       if (permit) {
         running.decrementAndGet();
         permits.release();
@@ -535,6 +559,11 @@ public final class JobNode implements AutoCloseable {
     for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Released.class).entrySet()) {
       List<Long> ids = ids(group.getValue());
       refused(group.getKey(), ids.size() - store.release(group.getKey(), ids), ids, "hand back");
+      pending.removeAll(group.getValue());
+    }
+    for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Dropped.class).entrySet()) {
+      // Refused for the jobs reclaimed already; the others wait again at once.
+      store.release(group.getKey(), ids(group.getValue()));
       pending.removeAll(group.getValue());
     }
     boolean retries = !pending.isEmpty();
@@ -609,7 +638,15 @@ public final class JobNode implements AutoCloseable {
       }
       case Outcome.Unreadable u -> {
         if (store.incident(job.lease(), job.id(), u.error())) {
-          incident(job, u.error());
+          metrics.incidents.increment();
+          LOG.warn(
+              "Job {} of type '{}' is an incident at once: {}. The handler was not called and no"
+                  + " retry was used; fix or replace the payload, then retry it: sluice jobs retry"
+                  + " <config> {} (or JobStore.retry)",
+              job.id(),
+              job.type(),
+              u.error(),
+              job.id());
         } else {
           refused(job.lease(), 1, List.of(job.id()), "record the incident of");
         }

@@ -3,10 +3,12 @@ package io.sluice.jobs.internal;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NodeLease;
 import io.sluice.jobs.JobExecutorConfig;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,9 +16,11 @@ import org.slf4j.LoggerFactory;
  * A node's heartbeat: renews its lease on the database's clock (registering again, with a new
  * epoch, when it lapsed), notes the node's rank among the live nodes, reclaims the jobs of lapsed
  * nodes, and now and then counts the waiting jobs per type, warning once per type this node has no
- * handler for. The lease counts as held until {@code leaseDuration} after the start of the last
- * successful renewal, by this process's monotonic clock: never later than the database sees it
- * lapse.
+ * handler for. The lease counts as held until {@code leaseDuration} less a safety margin (a tenth
+ * of it) after the start of the last successful renewal, by this process's monotonic clock: earlier
+ * than the database sees it lapse, by at least the margin. When the node finds its lease lost (a
+ * renewal refused, or not renewed in time), it is told ({@code lost}) so that it drops the jobs it
+ * claimed under that lease and has not started.
  */
 final class LeaseKeeper {
 
@@ -26,6 +30,8 @@ final class LeaseKeeper {
   private final JobExecutorConfig config;
   private final Set<String> types;
   private final JobMetrics metrics;
+  private final BiConsumer<NodeLease, String> lost;
+  private final long validNanos;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
   private volatile NodeLease lease;
   private volatile long validUntil;
@@ -33,11 +39,23 @@ final class LeaseKeeper {
   private volatile int rank;
   private long lastCount;
 
-  LeaseKeeper(JobStore store, JobExecutorConfig config, Set<String> types, JobMetrics metrics) {
+  /**
+   * The heartbeat of a node handling {@code types}; {@code lost} is told of a lease the node no
+   * longer holds, with why.
+   */
+  LeaseKeeper(
+      JobStore store,
+      JobExecutorConfig config,
+      Set<String> types,
+      JobMetrics metrics,
+      BiConsumer<NodeLease, String> lost) {
     this.store = store;
     this.config = config;
     this.types = types;
     this.metrics = metrics;
+    this.lost = lost;
+    Duration lease = config.leaseDuration();
+    this.validNanos = lease.minus(lease.dividedBy(10)).toNanos();
   }
 
   /** The lease, or null before the first registration. */
@@ -55,11 +73,19 @@ final class LeaseKeeper {
     return lease != null && System.nanoTime() - validUntil < 0;
   }
 
+  /**
+   * Whether {@code claimedUnder} is the lease held now: a job claimed under it may start, and its
+   * running handler still holds it.
+   */
+  boolean holds(NodeLease claimedUnder) {
+    return claimedUnder.equals(lease) && held();
+  }
+
   /** Registers the node; a StoreException when the database cannot be reached. */
   void register() {
     long started = System.nanoTime();
     lease = store.register(config.nodeId(), config.leaseDuration());
-    validUntil = started + config.leaseDuration().toNanos();
+    validUntil = started + validNanos;
     lastCount = started - config.depthInterval().toNanos();
   }
 
@@ -76,10 +102,11 @@ final class LeaseKeeper {
             config.nodeId(),
             current,
             config.leaseDuration());
+        lost.accept(current, "its renewal was refused");
         lease = store.register(config.nodeId(), config.leaseDuration());
         store.wake();
       }
-      validUntil = started + config.leaseDuration().toNanos();
+      validUntil = started + validNanos;
       if (failing) {
         failing = false;
         LOG.info("Node {} renewed its lease {} again", config.nodeId(), lease);
@@ -95,6 +122,9 @@ final class LeaseKeeper {
             lease,
             e.getMessage(),
             config.heartbeatInterval());
+      }
+      if (!held()) {
+        lost.accept(lease, "it could not be renewed in time");
       }
       return;
     }

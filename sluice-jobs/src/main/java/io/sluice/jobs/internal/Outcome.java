@@ -23,4 +23,10 @@ sealed interface Outcome {
 
   /** Never started (the node is stopping): hand it back. */
   record Released(ClaimedJob job) implements Outcome {}
+
+  /**
+   * Never started: claimed under a lease the node lost. Handed back, which is refused (and not
+   * told) when another node reclaimed it already.
+   */
+  record Dropped(ClaimedJob job) implements Outcome {}
 }

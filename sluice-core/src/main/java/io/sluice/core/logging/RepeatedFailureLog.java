@@ -29,7 +29,8 @@ public final class RepeatedFailureLog {
   private final Clock clock;
   private final Duration interval;
   private final ReentrantLock lock = new ReentrantLock();
-  private boolean failing;
+  // Read without the lock by recovered(), which runs after every success of a hot path.
+  private volatile boolean failing;
   private Instant since;
   private Instant windowStart;
   private long total;
@@ -106,9 +107,12 @@ public final class RepeatedFailureLog {
   /**
    * Notes a success: when failures came before it, logs at INFO that {@code subject} works again,
    * after how many failures over how long. Returns whether this call logged anything. Cheap when
-   * nothing failed (one read of a lock-guarded flag).
+   * nothing failed (one volatile read).
    */
   public boolean recovered() {
+    if (!failing) {
+      return false;
+    }
     Instant now = clock.instant();
     long failures;
     long unsaid;

@@ -8,6 +8,9 @@ public enum ExhaustedAction {
   REJECT,
   /** The caller's own thread processes the message: the source slows down by itself. */
   CALLER_RUNS,
-  /** The message is dropped and counted; the source is told it was not accepted. */
+  /**
+   * The message is dropped and counted ({@code sluice.stage.discarded}); the source is told with a
+   * {@link MessageDiscardedException} and does not deliver it again (a file source keeps its file).
+   */
   DISCARD
 }

@@ -25,6 +25,13 @@ public class FlowBusyException extends SluiceException {
     this.stage = stage;
   }
 
+  /** A refusal by {@code stage} of {@code flow} with its own {@code message}, for subclasses. */
+  protected FlowBusyException(String flow, String stage, String message, boolean ownMessage) {
+    super(message);
+    this.flow = flow;
+    this.stage = stage;
+  }
+
   /** The flow that refused. */
   public String flow() {
     return flow;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -86,13 +85,7 @@ class FullStageAppliesItsExhaustedActionTest {
       assertThat(late).isCompletedExceptionally();
       assertFlowBusy(late, "receiver");
       assertThat(counter(app, "sluice.stage.rejected")).isEqualTo(1);
-      assertThat(
-              app.meterRegistry()
-                  .get("sluice.flow.messages")
-                  .tag("outcome", "refused")
-                  .counter()
-                  .count())
-          .isEqualTo(1);
+      assertThat(outcome(app, "refused")).isEqualTo(1);
       gate.open();
     }
   }
@@ -118,19 +111,15 @@ class FullStageAppliesItsExhaustedActionTest {
   }
 
   @Test
-  void discardFailsTheMessageAndCountsIt() throws Exception {
+  void discardFailsTheMessageAsDiscardedAndCountsIt() throws Exception {
     try (Application app = app(ExhaustedAction.DISCARD, 1)) {
       fill(app, 1);
       CompletableFuture<Message> late = app.send("full", Message.of("late"));
       assertFlowBusy(late, "receiver");
+      assertThatThrownBy(late::join).cause().isInstanceOf(MessageDiscardedException.class);
       assertThat(counter(app, "sluice.stage.discarded")).isEqualTo(1);
-      assertThat(
-              app.meterRegistry()
-                  .get("sluice.flow.messages")
-                  .tag("outcome", "refused")
-                  .counter()
-                  .count())
-          .isEqualTo(1);
+      assertThat(outcome(app, "discarded")).isEqualTo(1);
+      assertThat(outcome(app, "refused")).isZero();
       gate.open();
     }
   }
@@ -147,13 +136,11 @@ class FullStageAppliesItsExhaustedActionTest {
             });
   }
 
+  private static double outcome(Application app, String outcome) {
+    return Meters.outcome(app, "full", outcome);
+  }
+
   private static double counter(Application app, String name) {
-    MeterRegistry registry = app.meterRegistry();
-    return registry
-        .get(name)
-        .tag("flow", "full")
-        .tag("stage", "receiver")
-        .functionCounter()
-        .count();
+    return Meters.stage(app, name, "full", "receiver");
   }
 }

@@ -2,6 +2,7 @@ package io.sluice.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.ObjectStore;
@@ -17,7 +18,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +49,7 @@ final class JdbcStorage implements Storage {
   private final QueueSignals signals = new QueueSignals();
   private final GroupCommitWriter writer;
   private final PostgresListener listener;
-  private final AtomicBoolean unreachable = new AtomicBoolean();
+  private final RepeatedFailureLog outage;
   private final AutoCloseable owned;
   private volatile boolean closed;
   private volatile Duration recheck = Duration.ofSeconds(1);
@@ -79,6 +79,7 @@ final class JdbcStorage implements Storage {
     this.values = values;
     this.clock = clock;
     this.registry = registry;
+    this.outage = new RepeatedFailureLog(LOG, failures.where(), clock);
     this.writer =
         new GroupCommitWriter(dialect, writes, signals::wake, failures, registry, writers);
     this.listener = listener == null ? null : listener.apply(signals);
@@ -213,21 +214,20 @@ final class JdbcStorage implements Storage {
     }
   }
 
-  /** Notes that a take found the database unreachable: logged once per outage. */
+  /**
+   * Notes that a take found the database unreachable: logged once per outage, then summarised (a
+   * waiting take retries every few seconds for as long as the outage lasts).
+   */
   void unreachable(RuntimeException e) {
-    if (unreachable.compareAndSet(false, true)) {
-      LOG.warn(
-          "{} is unreachable ({}); waiting takes keep retrying, writes fail until it is back",
-          failures.where(),
-          e.getMessage());
-    }
+    outage.failed(
+        "{} is unreachable ({}); waiting takes keep retrying, writes fail until it is back",
+        failures.where(),
+        e.getMessage());
   }
 
   /** Notes that the database answered again. */
   void reachable() {
-    if (unreachable.get() && unreachable.compareAndSet(true, false)) {
-      LOG.info("{} is reachable again", failures.where());
-    }
+    outage.recovered();
   }
 
   @Override

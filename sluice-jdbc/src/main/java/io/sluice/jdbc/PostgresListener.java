@@ -1,9 +1,11 @@
 package io.sluice.jdbc;
 
+import io.sluice.core.logging.RepeatedFailureLog;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -36,6 +38,7 @@ final class PostgresListener implements AutoCloseable {
   private final QueueSignals signals;
   private final JdbcFailures failures;
   private final CountDownLatch stop = new CountDownLatch(1);
+  private final RepeatedFailureLog lost;
   private final Thread thread;
 
   /** Starts listening on {@code url} with {@code properties} (user, password, timeouts). */
@@ -44,6 +47,9 @@ final class PostgresListener implements AutoCloseable {
     this.properties = properties;
     this.signals = signals;
     this.failures = failures;
+    this.lost =
+        new RepeatedFailureLog(
+            LOG, "The notification connection to " + failures.where(), Clock.systemUTC());
     this.thread = Thread.ofPlatform().name("sluice-postgresql-listen").unstarted(this::run);
     thread.setDaemon(true);
     thread.start();
@@ -51,16 +57,12 @@ final class PostgresListener implements AutoCloseable {
 
   private void run() {
     Duration backoff = Duration.ofMillis(100);
-    boolean lost = false;
     while (stop.getCount() > 0) {
       try (Connection connection = DriverManager.getConnection(url, properties)) {
         try (Statement listen = connection.createStatement()) {
           listen.execute("LISTEN " + Dialect.CHANNEL);
         }
-        if (lost) {
-          LOG.info("Listening for enqueues on {} again", failures.where());
-          lost = false;
-        }
+        lost.recovered();
         backoff = Duration.ofMillis(100);
         // Notifications sent while we were not listening are gone: let every waiter look.
         signals.wakeAll();
@@ -69,14 +71,11 @@ final class PostgresListener implements AutoCloseable {
         if (stop.getCount() == 0) {
           return;
         }
-        if (!lost) {
-          LOG.warn(
-              "Lost the notification connection to {} ({}); reconnecting with backoff, waiting"
-                  + " takes poll meanwhile",
-              failures.where(),
-              failures.scrub(JdbcFailures.rootMessage(e)));
-          lost = true;
-        }
+        lost.failed(
+            "Lost the notification connection to {} ({}); reconnecting with backoff, waiting"
+                + " takes poll meanwhile",
+            failures.where(),
+            failures.scrub(JdbcFailures.rootMessage(e)));
       }
       try {
         if (stop.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {

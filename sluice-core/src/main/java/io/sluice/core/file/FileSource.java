@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.FlowStartException;
 import io.sluice.core.Message;
+import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
 import io.sluice.core.spi.TimerService;
@@ -55,6 +56,10 @@ import org.slf4j.LoggerFactory;
  * each attempt), {@code sluice.file.failed} (attempts that ended in an error: the flow's, or one
  * reading, deleting or moving the file) and {@code sluice.file.refused} (attempts the flow refused
  * because it was full).
+ *
+ * <p>A failure that repeats is not logged per file and poll: the first is logged whole, then a
+ * summary at most every {@link RepeatedFailureLog#DEFAULT_INTERVAL}, and a line once files go
+ * through again (a flow whose store is full fails every waiting file at every poll).
  */
 public final class FileSource implements Source {
 
@@ -74,6 +79,8 @@ public final class FileSource implements Source {
   private Counter read;
   private Counter failed;
   private Counter refused;
+  private RepeatedFailureLog pollFailures;
+  private RepeatedFailureLog fileFailures;
   private boolean atomicMove;
   private boolean running;
   private TimerService.Cancellable nextPoll;
@@ -132,6 +139,16 @@ public final class FileSource implements Source {
             registry,
             "sluice.file.refused",
             "File attempts the flow refused because it was full; the file stays for a later poll");
+    this.pollFailures =
+        new RepeatedFailureLog(
+            LOG,
+            "Polling '" + directory + "' for flow '" + flowContext.flowName() + "'",
+            flowContext.clock());
+    this.fileFailures =
+        new RepeatedFailureLog(
+            LOG,
+            "Flow '" + flowContext.flowName() + "' failing on files of '" + directory + "'",
+            flowContext.clock());
     LOG.info(
         "File source of flow '{}' polls '{}' for '{}' every {}, minAge {}, at most {} at "
             + "once, then {}",
@@ -186,9 +203,10 @@ public final class FileSource implements Source {
   private void pollAndReschedule() {
     try {
       poll();
+      pollFailures.recovered();
     } catch (RuntimeException e) {
       // A poll must never kill the polling: log it and try again next time.
-      LOG.warn(
+      pollFailures.failed(
           "Polling '{}' for flow '{}' failed; trying again in {}",
           directory,
           context.flowName(),
@@ -243,7 +261,7 @@ public final class FileSource implements Source {
                 try {
                   poll();
                 } catch (RuntimeException e) {
-                  LOG.warn(
+                  pollFailures.failed(
                       "Polling '{}' for flow '{}' failed; trying again at the next poll",
                       directory,
                       context.flowName(),
@@ -309,7 +327,7 @@ public final class FileSource implements Source {
       failed.increment();
       failedBefore.add(path);
       inFlight.remove(path);
-      LOG.warn(
+      fileFailures.failed(
           "Cannot read '{}' for flow '{}'; it stays and is tried again at a later poll: {}",
           path,
           context.flowName(),
@@ -340,7 +358,9 @@ public final class FileSource implements Source {
               ? error.getCause()
               : error;
       if (cause == null) {
-        remove(path);
+        if (remove(path)) {
+          fileFailures.recovered();
+        }
         failedBefore.remove(path);
         inFlight.remove(path);
         refill();
@@ -354,7 +374,7 @@ public final class FileSource implements Source {
       } else {
         failed.increment();
         failedBefore.add(path);
-        LOG.warn(
+        fileFailures.failed(
             "Flow '{}' failed on '{}'; the file stays and is read again at a later poll: {}",
             context.flowName(),
             path,
@@ -365,22 +385,25 @@ public final class FileSource implements Source {
     }
   }
 
-  private void remove(Path path) {
+  /** Deletes or moves a finished file; false (logged) when that failed. */
+  private boolean remove(Path path) {
     try {
       if (config.afterRead() == AfterRead.DELETE) {
         Files.delete(path);
       } else {
         move(path);
       }
+      return true;
     } catch (IOException | RuntimeException e) {
       failed.increment();
-      LOG.warn(
+      fileFailures.failed(
           "Flow '{}' finished '{}' but the file could not be {}; it will be read again at a "
               + "later poll: {}",
           context.flowName(),
           path,
           config.afterRead() == AfterRead.DELETE ? "deleted" : "moved to '" + moveTo + "'",
           e.toString());
+      return false;
     }
   }
 

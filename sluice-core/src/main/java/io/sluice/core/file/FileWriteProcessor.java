@@ -31,7 +31,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * (named {@code .<name>.<random>.tmp}, which the {@link FileSource} skips), are forced to disk, and
  * the file is then moved into place atomically: a reader, or the process after a crash, sees the
  * old file or the new one, never half of one. {@link WriteMode#APPEND} and {@link
- * WriteMode#CREATE_NEW} write in place.
+ * WriteMode#CREATE_NEW} write in place; each append is whole, even with many threads, flows or
+ * Sluice processes appending to the same file at once (a lock per path in the process, a {@link
+ * java.nio.channels.FileLock} across processes).
  *
  * <p>The message goes on unchanged except for the attribute {@code writtenPath}: the absolute path
  * of the file written, as a string.
@@ -79,13 +81,7 @@ public final class FileWriteProcessor implements Processor {
     byte[] bytes = bytes(message.payload());
     switch (mode) {
       case OVERWRITE -> overwrite(target, bytes);
-      case APPEND ->
-          Files.write(
-              target,
-              bytes,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.APPEND,
-              StandardOpenOption.WRITE);
+      case APPEND -> WholeAppends.append(target, bytes);
       case CREATE_NEW -> createNew(target, bytes);
     }
     return message.withAttribute(WRITTEN_PATH, target.toString());

@@ -40,6 +40,7 @@ final class AutoEngine extends Engine {
   private final LongAdder refused = new LongAdder();
   private final LongAdder throttled = new LongAdder();
   private final LongAdder completed = new LongAdder();
+  private final Discards discarded;
 
   AutoEngine(String flow, ProcessingStrategy.Auto config, CpuPool cpu, MeterRegistry registry) {
     this.flow = flow;
@@ -49,6 +50,7 @@ final class AutoEngine extends Engine {
     this.limiter = new AdaptiveLimiter(config.initialLimit(), config.maxLimit());
     this.virtualThreads = Thread.ofVirtual().name("sluice-" + flow + "-io-", 0).factory();
     Tags tags = Tags.of("flow", flow, "stage", "auto");
+    this.discarded = new Discards(flow, "auto", registry);
     Gauge.builder("sluice.stage.limit", limiter, AdaptiveLimiter::limit)
         .tags(tags)
         .description("The adaptive limit on concurrent BLOCKING_IO calls")
@@ -95,6 +97,10 @@ final class AutoEngine extends Engine {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       admitted = false;
+    }
+    if (!admitted && config.backpressure() == ExhaustedAction.DISCARD) {
+      execution.refused(discarded.discard("maxInFlight " + config.maxInFlight() + " reached"));
+      return;
     }
     if (!admitted) {
       refused.increment();

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.Flow;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
+import io.sluice.core.MessageDiscardedException;
 import io.sluice.core.OnError;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
@@ -36,6 +37,7 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
   private final Counter completed;
   private final Counter failed;
   private final Counter refused;
+  private final Counter discarded;
   private final List<Processor> started = new ArrayList<>();
   private final Map<String, CompletableFuture<Message>> waiting = new ConcurrentHashMap<>();
   private final String runId = UUID.randomUUID().toString();
@@ -56,28 +58,21 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
           case ProcessingStrategy.Auto a ->
               new AutoEngine(flow.name(), a, services.cpu(), registry);
         };
-    String description = "Messages that left the flow, by outcome";
-    this.completed =
-        Counter.builder("sluice.flow.messages")
-            .tag("flow", flow.name())
-            .tag("outcome", "completed")
-            .description(description)
-            .register(registry);
-    this.failed =
-        Counter.builder("sluice.flow.messages")
-            .tag("flow", flow.name())
-            .tag("outcome", "failed")
-            .description(description)
-            .register(registry);
-    this.refused =
-        Counter.builder("sluice.flow.messages")
-            .tag("flow", flow.name())
-            .tag("outcome", "refused")
-            .description(description)
-            .register(registry);
+    this.completed = outcome(registry, "completed");
+    this.failed = outcome(registry, "failed");
+    this.refused = outcome(registry, "refused");
+    this.discarded = outcome(registry, "discarded");
     Gauge.builder("sluice.flow.inflight", inFlight, InFlight::count)
         .tag("flow", flow.name())
         .description("Messages the flow holds")
+        .register(registry);
+  }
+
+  private Counter outcome(MeterRegistry registry, String outcome) {
+    return Counter.builder("sluice.flow.messages")
+        .tag("flow", flow.name())
+        .tag("outcome", outcome)
+        .description("Messages that left the flow, by outcome")
         .register(registry);
   }
 
@@ -168,8 +163,8 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
   /**
    * Feeds a kept message to the receiver stage, and its outcome to the sender still waiting. The
    * returned future fails only when the flow was busy (the message is fed again); a message the
-   * flow failed has ended too, as in memory: the kept copy guards against a crash, not against
-   * errors.
+   * flow failed or discarded has ended too, as in memory: the kept copy guards against a crash, not
+   * against errors, and a discarded message fed again would only be discarded again.
    */
   private CompletableFuture<Void> fromDurable(Delivery delivery) {
     StoredMessage stored = (StoredMessage) delivery.payload();
@@ -202,8 +197,10 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
     return ended;
   }
 
+  /** Refused for now, to be fed again; a discarded message is not: it ended. */
   private static boolean isBusy(Throwable error) {
-    return unwrap(error) instanceof FlowBusyException;
+    Throwable cause = unwrap(error);
+    return cause instanceof FlowBusyException && !(cause instanceof MessageDiscardedException);
   }
 
   private static Throwable unwrap(Throwable error) {
@@ -322,6 +319,8 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
   void finished(Execution execution, Throwable error) {
     if (error == null) {
       completed.increment();
+    } else if (error instanceof MessageDiscardedException) {
+      discarded.increment();
     } else if (error instanceof FlowBusyException) {
       refused.increment();
     } else {

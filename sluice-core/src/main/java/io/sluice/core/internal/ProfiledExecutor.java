@@ -34,13 +34,14 @@ final class ProfiledExecutor {
   private final AtomicInteger alive = new AtomicInteger();
   private final ThreadPoolExecutor pool;
   private final LongAdder rejected = new LongAdder();
-  private final LongAdder discarded = new LongAdder();
+  private final Discards discarded;
   private final LongAdder callerRuns = new LongAdder();
 
   ProfiledExecutor(String flow, String stage, ThreadingProfile profile, MeterRegistry registry) {
     this.flow = flow;
     this.stage = stage;
     this.profile = profile;
+    this.discarded = new Discards(flow, stage, registry);
     // No core threads: every thread starts on demand and dies after idleTtl without work. The
     // queue refuses a task while the pool may grow and no thread is idle, so the pool grows up to
     // maxThreadsActive before anything waits (a direct hand-over when maxQueue is 0).
@@ -90,10 +91,6 @@ final class ProfiledExecutor {
     FunctionCounter.builder("sluice.stage.rejected", rejected, LongAdder::sum)
         .tags(tags)
         .description("Messages refused (REJECT, or WAIT timed out)")
-        .register(registry);
-    FunctionCounter.builder("sluice.stage.discarded", discarded, LongAdder::sum)
-        .tags(tags)
-        .description("Messages dropped by DISCARD")
         .register(registry);
     FunctionCounter.builder("sluice.stage.caller.runs", callerRuns, LongAdder::sum)
         .tags(tags)
@@ -146,10 +143,7 @@ final class ProfiledExecutor {
         callerRuns.increment();
         task.run();
       }
-      case DISCARD -> {
-        discarded.increment();
-        task.refused(new FlowBusyException(flow, stage, "discarded, " + state()));
-      }
+      case DISCARD -> task.refused(discarded.discard(state()));
     }
   }
 
@@ -236,7 +230,7 @@ final class ProfiledExecutor {
   }
 
   long discardedCount() {
-    return discarded.sum();
+    return discarded.count();
   }
 
   /** Counts live threads without the pool's main lock, which getPoolSize() takes per call. */

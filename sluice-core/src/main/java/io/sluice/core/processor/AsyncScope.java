@@ -1,6 +1,7 @@
 package io.sluice.core.processor;
 
 import io.sluice.core.Message;
+import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
@@ -12,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@code async} scope: runs its processors on a copy of the message, detached, and lets the
  * flow go on at once with the message unchanged. What the scope does to its copy stays there; an
- * error in it is logged, never seen by the flow.
+ * error in it is logged (a run of errors once, then summarised), never seen by the flow.
  */
 public final class AsyncScope implements Processor {
 
@@ -21,6 +22,7 @@ public final class AsyncScope implements Processor {
   private final List<Processor> processors;
   private final List<Processor> started = new ArrayList<>();
   private FlowContext context;
+  private RepeatedFailureLog failures;
 
   /** A scope running these processors. */
   public AsyncScope(List<Processor> processors) {
@@ -30,6 +32,11 @@ public final class AsyncScope implements Processor {
   @Override
   public void start(FlowContext flowContext) throws Exception {
     this.context = flowContext;
+    this.failures =
+        new RepeatedFailureLog(
+            LOG,
+            "The async scope of flow '" + flowContext.flowName() + "' failing",
+            flowContext.clock());
     for (Processor processor : processors) {
       processor.start(flowContext);
       started.add(processor);
@@ -51,8 +58,10 @@ public final class AsyncScope implements Processor {
         .whenComplete(
             (ignored, error) -> {
               if (error != null) {
-                LOG.warn(
+                failures.failed(
                     "async scope in flow '{}' failed: {}", context.flowName(), error.toString());
+              } else {
+                failures.recovered();
               }
             });
     return message;

@@ -11,6 +11,7 @@ import io.sluice.core.ConfigProblems;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
+import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
 import io.sluice.core.spi.TimerService;
@@ -112,6 +113,7 @@ public final class SchedulerSource implements Source {
   private final AtomicBoolean busy = new AtomicBoolean();
   private SourceContext context;
   private Counter skipped;
+  private RepeatedFailureLog failures;
   private boolean running;
   private TimerService.Cancellable next;
 
@@ -170,6 +172,11 @@ public final class SchedulerSource implements Source {
   @Override
   public void start(SourceContext flowContext) {
     this.context = flowContext;
+    this.failures =
+        new RepeatedFailureLog(
+            LOG,
+            "Flow '" + flowContext.flowName() + "' failing on its firings",
+            flowContext.clock());
     this.skipped =
         Counter.builder("sluice.scheduler.skipped")
             .tag("flow", flowContext.flowName())
@@ -256,6 +263,8 @@ public final class SchedulerSource implements Source {
           busy.set(false);
           if (error != null) {
             report(scheduledTime, error);
+          } else {
+            failures.recovered();
           }
         });
   }
@@ -271,7 +280,7 @@ public final class SchedulerSource implements Source {
           scheduledTime,
           cause.getMessage());
     } else {
-      LOG.warn(
+      failures.failed(
           "Flow '{}' failed on the firing due at {}: {}",
           context.flowName(),
           scheduledTime,

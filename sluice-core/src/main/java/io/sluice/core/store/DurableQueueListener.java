@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.internal.ConsumerThreads;
+import io.sluice.core.logging.RepeatedFailureLog;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +56,7 @@ public final class DurableQueueListener {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition room = lock.newCondition();
   private final List<Thread> threads = new ArrayList<>();
+  private final RepeatedFailureLog outcomeFailures;
   private int outstanding;
   private volatile boolean running;
 
@@ -95,6 +98,10 @@ public final class DurableQueueListener {
     this.redeliveryDelay = redeliveryDelay;
     this.handler = Objects.requireNonNull(handler, "handler");
     String name = queue.name();
+    // Outcomes are written between takes, every few hundred milliseconds while the store is gone.
+    this.outcomeFailures =
+        new RepeatedFailureLog(
+            LOG, "Writing the outcomes of queue '" + name + "'", Clock.systemUTC());
     this.acked = outcomes(registry, name, "acked");
     this.nacked = outcomes(registry, name, "nacked");
     this.released = outcomes(registry, name, "released");
@@ -252,11 +259,13 @@ public final class DurableQueueListener {
   private void flush() {
     List<Delivery> acks = drain(toAck);
     try {
+      boolean allHeld = true;
       if (!acks.isEmpty()) {
         int held = queue.ackAll(acks);
         acked.increment(held);
         if (held < acks.size()) {
-          LOG.warn(
+          allHeld = false;
+          outcomeFailures.failed(
               "{} of {} messages of queue '{}' ended when this consumer no longer held them (their"
                   + " locks lapsed, or the store lost the connection); they may be delivered again",
               acks.size() - held,
@@ -272,9 +281,12 @@ public final class DurableQueueListener {
         queue.nack(delivery, redeliveryDelay);
         nacked.increment();
       }
+      if (allHeld) {
+        outcomeFailures.recovered();
+      }
     } catch (RuntimeException e) {
       // The locks lapse and the messages are delivered again: at least once, never lost.
-      LOG.warn(
+      outcomeFailures.failed(
           "Could not write outcomes to queue '{}' ({}); the messages will be delivered again",
           queue.name(),
           e.toString());
@@ -286,7 +298,8 @@ public final class DurableQueueListener {
       try {
         queue.release(taken.get(i));
       } catch (RuntimeException e) {
-        LOG.warn("Could not release a message of queue '{}': {}", queue.name(), e.toString());
+        outcomeFailures.failed(
+            "Could not release a message of queue '{}': {}", queue.name(), e.toString());
         return;
       }
     }

@@ -2,6 +2,7 @@ package io.sluice.core.vm;
 
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
+import io.sluice.core.MessageDiscardedException;
 import io.sluice.core.internal.ConsumerThreads;
 import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -22,7 +24,13 @@ import java.util.concurrent.locks.LockSupport;
  * queue, so nothing sent is lost to a busy flow. For a request-reply entry, the flow's result (or
  * error) is the reply. A one-way entry whose flow failed is not delivered again: the flow's error
  * handler is where it is dealt with (redelivery with a dead-letter limit is the persistent queue's
- * job).
+ * job). Nor is one the flow discarded ({@link MessageDiscardedException}, exhausted action
+ * DISCARD): it is dropped, as the flow said, not put back to be discarded again.
+ *
+ * <p>One consumer keeps FIFO order: it hands one message over and waits until the flow ended it (or
+ * refused it, and it went back to the head) before it takes the next, so messages finish in the
+ * order sent, however long each takes and whatever the strategy. More consumers hand messages over
+ * without waiting for them, in no set order, as fast as the flow takes them.
  *
  * <p>A persistent listener ({@link VmPersistence}) takes from the durable queue instead: each
  * message is acknowledged when its flow completes, released when the flow is busy, and delivered
@@ -91,16 +99,34 @@ public final class VmListenerSource implements Source {
   private void startDurable(SourceContext context) {
     DurableQueue queue =
         context.storage().queue(VmPersistence.durableName(queueName), persistence.queue());
+    // One consumer keeps FIFO order only if it holds one message at a time.
+    int maxOutstanding = consumers == 1 ? 1 : Math.max(consumers, persistence.maxOutstanding());
     durable =
         new DurableQueueListener(
             queue,
             "sluice-" + context.flowName() + "-vm-" + queueName,
             consumers,
-            Math.max(consumers, persistence.maxOutstanding()),
+            maxOutstanding,
             persistence.redeliveryDelay(),
-            delivery -> context.submit(delivered(delivery)),
+            delivery -> endsIfDiscarded(context.submit(delivered(delivery))),
             context.meterRegistry());
     durable.start();
+  }
+
+  /**
+   * A discarded message ended as the flow said: its delivery completes, so the listener
+   * acknowledges it rather than releasing it to be discarded again.
+   */
+  private static CompletableFuture<?> endsIfDiscarded(CompletableFuture<Message> result) {
+    // On a future already done, handle runs at once: a refusal is still seen as one at once.
+    return result.handle(VmListenerSource::endIfDiscarded);
+  }
+
+  private static Message endIfDiscarded(Message message, Throwable error) {
+    if (error == null || unwrap(error) instanceof MessageDiscardedException) {
+      return message;
+    }
+    throw error instanceof CompletionException c ? c : new CompletionException(error);
   }
 
   /** The message a delivery carries, with how many times it was delivered. */
@@ -111,7 +137,9 @@ public final class VmListenerSource implements Source {
   }
 
   private void consume(VmQueue queue, SourceContext context) {
-    List<VmQueue.Entry> batch = new ArrayList<>(BATCH);
+    // One consumer takes one entry at a time and waits for its end: FIFO even for slow messages.
+    int batchSize = consumers == 1 ? 1 : BATCH;
+    List<VmQueue.Entry> batch = new ArrayList<>(batchSize);
     int handed = 0;
     try {
       while (running) {
@@ -120,9 +148,14 @@ public final class VmListenerSource implements Source {
           continue;
         }
         batch.add(first);
-        queue.drainTo(batch, BATCH - 1);
+        queue.drainTo(batch, batchSize - 1);
         handed = 0;
-        while (handed < batch.size() && running && hand(batch.get(handed), queue, context)) {
+        CompletableFuture<?> last = null;
+        while (handed < batch.size() && running) {
+          last = hand(batch.get(handed), queue, context);
+          if (last == null) {
+            break;
+          }
           handed++;
         }
         boolean refused = handed < batch.size() && running;
@@ -131,11 +164,25 @@ public final class VmListenerSource implements Source {
         if (refused) {
           // The flow is full: give it a moment before trying again.
           LockSupport.parkNanos(POLL.toNanos() / 5);
+        } else if (consumers == 1 && last != null) {
+          awaitEnd(last);
         }
       }
     } catch (InterruptedException e) {
       // stop() interrupts a consumer that stays blocked in a submit; what it holds goes back.
       putBack(queue, batch, handed);
+    }
+  }
+
+  /**
+   * Waits until the flow ended a message and its outcome was dealt with (a late refusal put it back
+   * at the head), so the next take finds it first.
+   */
+  private static void awaitEnd(CompletableFuture<?> settled) throws InterruptedException {
+    try {
+      settled.get();
+    } catch (ExecutionException | java.util.concurrent.CancellationException ended) {
+      // How it ended was dealt with by hand(); only that it ended matters here.
     }
   }
 
@@ -146,17 +193,19 @@ public final class VmListenerSource implements Source {
     }
   }
 
-  /** Hands one entry over; false when the flow refused it and it must go back. */
-  private boolean hand(VmQueue.Entry entry, VmQueue queue, SourceContext context) {
+  /**
+   * Hands one entry over. Returns a future that completes once the flow ended the entry and the
+   * outcome was dealt with, or null when the flow refused it at once and it must go back.
+   */
+  private CompletableFuture<?> hand(VmQueue.Entry entry, VmQueue queue, SourceContext context) {
     CompletableFuture<Message> result = context.submit(entry.message());
-    if (result.isCompletedExceptionally() && entry.reply() == null) {
-      Throwable cause = result.exceptionNow();
-      if (cause instanceof FlowBusyException) {
-        return false;
-      }
+    if (result.isCompletedExceptionally()
+        && entry.reply() == null
+        && putsBack(result.exceptionNow())) {
+      return null;
     }
     if (entry.reply() != null) {
-      result.whenComplete(
+      return result.whenComplete(
           (reply, error) -> {
             if (error != null) {
               entry.reply().completeExceptionally(error);
@@ -164,17 +213,21 @@ public final class VmListenerSource implements Source {
               entry.reply().complete(reply);
             }
           });
-    } else {
-      // A stage inside the flow (staged: flow or dispatcher) may refuse after submit returned;
-      // the entry goes back so it is delivered again (at least once), never dropped.
-      result.whenComplete(
-          (ignored, error) -> {
-            if (unwrap(error) instanceof FlowBusyException) {
-              queue.putBack(entry);
-            }
-          });
     }
-    return true;
+    // A stage inside the flow (staged: flow or dispatcher) may refuse after submit returned; the
+    // entry goes back so it is delivered again (at least once), never dropped unless discarded.
+    return result.whenComplete(
+        (ignored, error) -> {
+          if (putsBack(error)) {
+            queue.putBack(entry);
+          }
+        });
+  }
+
+  /** Whether a one-way entry refused with {@code error} goes back: busy, not discarded. */
+  private static boolean putsBack(Throwable error) {
+    Throwable cause = unwrap(error);
+    return cause instanceof FlowBusyException && !(cause instanceof MessageDiscardedException);
   }
 
   private static Throwable unwrap(Throwable error) {

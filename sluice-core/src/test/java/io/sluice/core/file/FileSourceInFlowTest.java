@@ -3,9 +3,11 @@ package io.sluice.core.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import io.sluice.core.Application;
 import io.sluice.core.ExhaustedAction;
 import io.sluice.core.Flow;
+import io.sluice.core.LogCapture;
 import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.expression.Template;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -194,6 +197,54 @@ class FileSourceInFlowTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> Files.notExists(first));
     timer.advance(POLL);
     await().atMost(Duration.ofSeconds(10)).until(() -> isEmpty(in()));
+  }
+
+  @Test
+  void filesFailingAtEveryPollAreLoggedOnceThenSummarisedAndTheirRecoveryIsLogged()
+      throws IOException {
+    for (int i = 0; i < 5; i++) {
+      Files.writeString(in().resolve("f" + i), "x");
+    }
+    AtomicBoolean storeFull = new AtomicBoolean(true);
+    try (LogCapture log = LogCapture.of(FileSource.class)) {
+      start(
+          Flow.builder("full")
+              .processor(
+                  step(
+                      ProcessingType.CPU_LITE,
+                      () -> {
+                        if (storeFull.get()) {
+                          throw new IOException("database or disk is full");
+                        }
+                      })),
+          FileSourceConfig.builder(in()).pollingFrequency(POLL).build());
+
+      // 40 polls of five files each: 200 failures, over more than one summary interval.
+      timer.advance(POLL.multipliedBy(39));
+
+      assertThat(
+              app.meterRegistry().get("sluice.file.failed").tag("flow", "full").counter().count())
+          .isEqualTo(200);
+      assertThat(log.at(Level.WARN))
+          .as("the first failure, then one summary after 30 s")
+          .hasSize(2);
+      assertThat(log.at(Level.WARN).get(0))
+          .startsWith("Flow 'full' failed on '")
+          .endsWith("java.io.IOException: database or disk is full");
+      assertThat(log.at(Level.WARN).get(1))
+          .startsWith(
+              "Flow 'full' failing on files of '" + in() + "': 150 more time(s) in the last 30 s");
+
+      storeFull.set(false);
+      timer.advance(POLL);
+
+      assertThat(isEmpty(in())).isTrue();
+      assertThat(log.at(Level.INFO))
+          .contains(
+              "Flow 'full' failing on files of '"
+                  + in()
+                  + "': works again after 200 failure(s) over 40 s (49 since the last line)");
+    }
   }
 
   private static boolean isEmpty(Path directory) throws IOException {

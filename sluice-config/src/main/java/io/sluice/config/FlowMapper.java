@@ -31,10 +31,12 @@ final class FlowMapper {
 
   private final ProcessorMapper processorMapper;
   private final ProblemCollector problems;
+  private final SharedListeners listeners;
 
   FlowMapper(ProcessorMapper processorMapper, ProblemCollector problems) {
     this.processorMapper = processorMapper;
     this.problems = problems;
+    this.listeners = new SharedListeners(problems);
   }
 
   /** The flow, or null when it is broken (its problems recorded). */
@@ -161,6 +163,9 @@ final class FlowMapper {
             .retryAfter(s.duration("retryAfter", d.retryAfter()))
             .shutdownTimeout(s.duration("shutdownTimeout", d.shutdownTimeout()));
     HttpServerConfig built = problems.attempt(s.path(), server::build);
+    if (built != null) {
+      listeners.add(s.path(), built);
+    }
     String path = s.text("path", "/");
     Set<String> methods = new LinkedHashSet<>(s.texts("methods"));
     boolean streaming = s.bool("streaming", false);

@@ -1,8 +1,10 @@
 package io.sluice.core.file;
 
 import io.sluice.core.ConfigProblems;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * What a {@link FileSource} polls and what it does with what it read.
@@ -29,11 +31,24 @@ public record FileSourceConfig(
   public FileSourceConfig {
     ConfigProblems problems = new ConfigProblems();
     problems.check(directory != null, "directory", null, "is required");
-    problems.check(
+    if (problems.check(
         pattern != null && !pattern.isBlank(),
         "pattern",
         pattern,
-        "must be a non-empty glob such as *.csv");
+        "must be a non-empty glob such as *.csv")) {
+      // FileSource compiles it when the flow is built; a bad one is this rule's, not a crash's.
+      try {
+        FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+      } catch (PatternSyntaxException e) {
+        problems.check(
+            false,
+            "pattern",
+            pattern,
+            "is not a valid glob: "
+                + e.getDescription()
+                + (e.getIndex() >= 0 ? " at character " + (e.getIndex() + 1) : ""));
+      }
+    }
     problems.check(
         pollingFrequency != null && pollingFrequency.isPositive(),
         "pollingFrequency",

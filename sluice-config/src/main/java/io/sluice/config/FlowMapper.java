@@ -29,6 +29,9 @@ import java.util.Set;
 /** Maps one entry of {@code flows}: its strategy, source, processors, sinks and error handler. */
 final class FlowMapper {
 
+  /** The longest fixed frequency or start delay: a year (a cron expression says more). */
+  static final Duration LONGEST_SCHEDULE = Duration.ofDays(365);
+
   private final ProcessorMapper processorMapper;
   private final ProblemCollector problems;
   private final SharedListeners listeners;
@@ -217,8 +220,8 @@ final class FlowMapper {
       return null;
     }
     if (fixed) {
-      Duration frequency = s.duration("frequency", null);
-      Duration startDelay = s.duration("startDelay", Duration.ZERO);
+      Duration frequency = s.duration("frequency", null, LONGEST_SCHEDULE);
+      Duration startDelay = s.duration("startDelay", Duration.ZERO, LONGEST_SCHEDULE);
       return frequency == null
           ? null
           : problems.attempt(s.path(), () -> SchedulerSource.fixedFrequency(frequency, startDelay));

@@ -34,6 +34,9 @@ final class ProcessorMapper {
   private final Path baseDirectory;
   private final ClassLoader componentLoader;
 
+  /** The longest life of an object store entry: ten years. */
+  static final Duration LONGEST_TTL = Duration.ofDays(3650);
+
   private final ProblemCollector problems;
 
   ProcessorMapper(Path baseDirectory, ClassLoader componentLoader, ProblemCollector problems) {
@@ -194,7 +197,7 @@ final class ProcessorMapper {
     }
     Template key = template(node, "key", null);
     Template value = node.has("value") ? template(node, "value", null) : null;
-    Duration ttl = node.duration("ttl", null);
+    Duration ttl = node.duration("ttl", null, LONGEST_TTL);
     ObjectStoreProcessor.Operation operation =
         ObjectStoreProcessor.Operation.valueOf(
             kind.substring("store-".length()).toUpperCase(java.util.Locale.ROOT));

@@ -27,6 +27,9 @@ public record FileSourceConfig(
     Path moveTo,
     int maxConcurrentFiles) {
 
+  /** The most files handed to a flow at once: ten thousand. */
+  public static final int MAX_CONCURRENT_FILES = 10_000;
+
   /** Checks every rule and lists every violation at once. */
   public FileSourceConfig {
     ConfigProblems problems = new ConfigProblems();
@@ -54,19 +57,23 @@ public record FileSourceConfig(
         "pollingFrequency",
         pollingFrequency,
         "must be a positive duration");
+    problems.atMost("pollingFrequency", pollingFrequency, ConfigProblems.MAX_DURATION);
     problems.check(
         minAge != null && !minAge.isNegative(),
         "minAge",
         minAge,
         "must be zero or a positive duration");
+    problems.atMost("minAge", minAge, ConfigProblems.MAX_DURATION);
     problems.check(afterRead != null, "afterRead", null, "is required");
     problems.check(
         afterRead != AfterRead.MOVE || moveTo != null,
         "moveTo",
         null,
         "is required when afterRead is MOVE");
-    problems.check(
-        maxConcurrentFiles >= 1, "maxConcurrentFiles", maxConcurrentFiles, "must be at least 1");
+    if (problems.check(
+        maxConcurrentFiles >= 1, "maxConcurrentFiles", maxConcurrentFiles, "must be at least 1")) {
+      problems.atMost("maxConcurrentFiles", maxConcurrentFiles, MAX_CONCURRENT_FILES);
+    }
     problems.throwIfAny();
   }
 

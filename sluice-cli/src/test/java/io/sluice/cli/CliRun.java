@@ -1,7 +1,12 @@
 package io.sluice.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import picocli.CommandLine;
 
 /** Runs the command in-process and keeps what it printed. */
@@ -15,5 +20,21 @@ record CliRun(int exitCode, String out, String err) {
     command.setErr(new PrintWriter(err, true));
     int code = command.execute(args);
     return new CliRun(code, out.toString(), err.toString());
+  }
+
+  /** Writes {@code yaml} to {@code app.yaml} in {@code directory} and validates it. */
+  static CliRun validate(Path directory, String yaml) throws IOException {
+    Path config = directory.resolve("app.yaml");
+    Files.writeString(config, yaml);
+    return of("validate", config.toString());
+  }
+
+  /** Asserts an invalid configuration: exit 2, every text in the errors, no stack trace. */
+  void assertRefused(String... expected) {
+    assertThat(exitCode).as(out + err).isEqualTo(ExitCodes.INVALID);
+    assertThat(err).doesNotContain("\tat ").doesNotContain("unexpected error");
+    for (String text : expected) {
+      assertThat(err).contains(text);
+    }
   }
 }

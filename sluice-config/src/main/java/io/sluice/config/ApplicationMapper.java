@@ -17,6 +17,7 @@ import java.util.List;
  */
 final class ApplicationMapper {
 
+  private final ProcessorMapper processorMapper;
   private final FlowMapper flowMapper;
   private final JobsMapper jobsMapper;
   private final BatchMapper batchMapper;
@@ -28,7 +29,7 @@ final class ApplicationMapper {
     this.problems = problems;
     this.baseDirectory = baseDirectory;
     this.componentLoader = componentLoader;
-    ProcessorMapper processorMapper = new ProcessorMapper(baseDirectory, componentLoader, problems);
+    this.processorMapper = new ProcessorMapper(baseDirectory, componentLoader, problems);
     this.flowMapper = new FlowMapper(processorMapper, problems);
     this.batchMapper = new BatchMapper(processorMapper, problems);
     this.jobsMapper = new JobsMapper(componentLoader, problems);
@@ -84,9 +85,10 @@ final class ApplicationMapper {
         config.type(t);
       }
     }
-    String dataDir = node.text("dataDir", null);
+    // A dataDir that is no path (a NUL in it) is a problem at its line; the default stands in.
+    Path dataDir = node.has("dataDir") ? processorMapper.path(node, "dataDir") : null;
     config.dataDir(
-        baseDirectory.resolve(dataDir != null ? Path.of(dataDir) : StorageConfig.DEFAULT_DATA_DIR));
+        baseDirectory.resolve(dataDir != null ? dataDir : StorageConfig.DEFAULT_DATA_DIR));
     String sync = node.text("sync", null);
     for (StorageConfig.Sync s : StorageConfig.Sync.values()) {
       if (s.name().equals(sync)) {

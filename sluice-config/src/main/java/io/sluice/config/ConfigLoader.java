@@ -2,11 +2,7 @@ package io.sluice.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.core.Application;
-import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -49,17 +45,7 @@ public final class ConfigLoader {
    */
   public static Configuration read(Path file, ClassLoader componentLoader) {
     Path absolute = file.toAbsolutePath().normalize();
-    String yaml;
-    try {
-      yaml = Files.readString(absolute, StandardCharsets.UTF_8);
-    } catch (IOException | RuntimeException e) {
-      throw new ConfigurationException(
-          new ConfigProblem(
-              YamlTreeReader.FILE,
-              absolute,
-              "could not be read (" + e + "); check that the file exists and is readable",
-              absolute.toString()));
-    }
+    String yaml = ConfigFileReader.read(absolute);
     Path directory = absolute.getParent() != null ? absolute.getParent() : absolute;
     return read(absolute.getFileName().toString(), yaml, directory, componentLoader);
   }
@@ -76,6 +62,7 @@ public final class ConfigLoader {
   /** Reads configuration text with its jobs ({@code sluice.jobs:}), as {@link #parse} does. */
   public static Configuration read(
       String sourceName, String yaml, Path baseDirectory, ClassLoader componentLoader) {
+    ConfigFileReader.check(sourceName, yaml);
     SourceMap sourceMap = new SourceMap(sourceName);
     ProblemCollector problems = new ProblemCollector(sourceMap);
     JsonNode root = new YamlTreeReader(sourceMap, problems).read(yaml);

@@ -2,6 +2,7 @@ package io.sluice.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.sluice.core.ConfigProblems;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,7 +83,16 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     return defaultValue;
   }
 
+  /** A duration of at most {@link ConfigProblems#MAX_DURATION}, one day. */
   Duration duration(String key, Duration defaultValue) {
+    return duration(key, defaultValue, ConfigProblems.MAX_DURATION);
+  }
+
+  /**
+   * A duration of at most {@code max}; a longer one is a problem, and {@code max} is returned in
+   * its place so that the builders it goes to do not report it again.
+   */
+  Duration duration(String key, Duration defaultValue, Duration max) {
     String text = text(key, null);
     if (text == null) {
       return defaultValue;
@@ -91,6 +101,10 @@ record ConfigNode(JsonNode node, String path, ProblemCollector problems) {
     if (value == null) {
       problems.add(SourceMap.child(path, key), text, Durations.RULE);
       return defaultValue;
+    }
+    if (value.compareTo(max) > 0) {
+      problems.add(SourceMap.child(path, key), text, "must be at most " + ConfigProblems.text(max));
+      return max;
     }
     return value;
   }

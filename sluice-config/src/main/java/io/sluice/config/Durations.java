@@ -33,7 +33,7 @@ public final class Durations {
         };
       }
       return text.startsWith("P") ? Duration.parse(text) : null;
-    } catch (DateTimeParseException | ArithmeticException e) {
+    } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
       return null;
     }
   }

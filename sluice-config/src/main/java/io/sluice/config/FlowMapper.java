@@ -29,12 +29,17 @@ import java.util.Set;
 /** Maps one entry of {@code flows}: its strategy, source, processors, sinks and error handler. */
 final class FlowMapper {
 
+  /** The longest fixed frequency or start delay: a year (a cron expression says more). */
+  static final Duration LONGEST_SCHEDULE = Duration.ofDays(365);
+
   private final ProcessorMapper processorMapper;
   private final ProblemCollector problems;
+  private final SharedListeners listeners;
 
   FlowMapper(ProcessorMapper processorMapper, ProblemCollector problems) {
     this.processorMapper = processorMapper;
     this.problems = problems;
+    this.listeners = new SharedListeners(problems);
   }
 
   /** The flow, or null when it is broken (its problems recorded). */
@@ -161,6 +166,9 @@ final class FlowMapper {
             .retryAfter(s.duration("retryAfter", d.retryAfter()))
             .shutdownTimeout(s.duration("shutdownTimeout", d.shutdownTimeout()));
     HttpServerConfig built = problems.attempt(s.path(), server::build);
+    if (built != null) {
+      listeners.add(s.path(), built);
+    }
     String path = s.text("path", "/");
     Set<String> methods = new LinkedHashSet<>(s.texts("methods"));
     boolean streaming = s.bool("streaming", false);
@@ -212,8 +220,8 @@ final class FlowMapper {
       return null;
     }
     if (fixed) {
-      Duration frequency = s.duration("frequency", null);
-      Duration startDelay = s.duration("startDelay", Duration.ZERO);
+      Duration frequency = s.duration("frequency", null, LONGEST_SCHEDULE);
+      Duration startDelay = s.duration("startDelay", Duration.ZERO, LONGEST_SCHEDULE);
       return frequency == null
           ? null
           : problems.attempt(s.path(), () -> SchedulerSource.fixedFrequency(frequency, startDelay));

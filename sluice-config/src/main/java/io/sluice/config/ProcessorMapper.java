@@ -17,6 +17,7 @@ import io.sluice.core.spi.Processor;
 import io.sluice.core.vm.VmPublishProcessor;
 import io.sluice.http.HttpRequestConfig;
 import io.sluice.http.HttpRequestProcessor;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +33,10 @@ final class ProcessorMapper {
 
   private final Path baseDirectory;
   private final ClassLoader componentLoader;
+
+  /** The longest life of an object store entry: ten years. */
+  static final Duration LONGEST_TTL = Duration.ofDays(3650);
+
   private final ProblemCollector problems;
 
   ProcessorMapper(Path baseDirectory, ClassLoader componentLoader, ProblemCollector problems) {
@@ -192,7 +197,7 @@ final class ProcessorMapper {
     }
     Template key = template(node, "key", null);
     Template value = node.has("value") ? template(node, "value", null) : null;
-    Duration ttl = node.duration("ttl", null);
+    Duration ttl = node.duration("ttl", null, LONGEST_TTL);
     ObjectStoreProcessor.Operation operation =
         ObjectStoreProcessor.Operation.valueOf(
             kind.substring("store-".length()).toUpperCase(java.util.Locale.ROOT));
@@ -223,6 +228,33 @@ final class ProcessorMapper {
       problems.add(node.get(key).path(), null, "is required");
       return null;
     }
-    return baseDirectory.resolve(text).normalize();
+    try {
+      return baseDirectory.resolve(text).normalize();
+    } catch (InvalidPathException e) {
+      problems.add(
+          node.get(key).path(),
+          visible(text),
+          "is not a valid path: "
+              + e.getReason()
+              + (e.getIndex() >= 0 ? " (at character " + (e.getIndex() + 1) + ")" : ""));
+      return null;
+    }
+  }
+
+  /** {@code text} with its control characters written as escapes ({@code \0}), for messages. */
+  private static String visible(String text) {
+    StringBuilder out = new StringBuilder();
+    text.chars()
+        .forEach(
+            c -> {
+              if (c == 0) {
+                out.append("\\0");
+              } else if (Character.isISOControl(c)) {
+                out.append(String.format("\\u%04x", c));
+              } else {
+                out.append((char) c);
+              }
+            });
+    return out.toString();
   }
 }

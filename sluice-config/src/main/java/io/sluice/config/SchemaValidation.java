@@ -34,7 +34,7 @@ final class SchemaValidation {
   private static final String DURATION_RULE = Durations.RULE;
 
   /** The rule of a batch job's {@code threads}. */
-  static final String THREADS_RULE = "must be auto or a whole number of threads, at least 1";
+  static final String THREADS_RULE = "must be auto or a whole number of threads, from 1 to 1000";
 
   private SchemaValidation() {}
 
@@ -99,6 +99,9 @@ final class SchemaValidation {
       case "minimum" ->
           ConfigProblem.of(
               at, value(m.getInstanceNode()), "must be at least " + schemaNode.asText());
+      case "maximum" ->
+          ConfigProblem.of(
+              at, value(m.getInstanceNode()), "must be at most " + schemaNode.asText());
       case "minLength" -> ConfigProblem.of(at, value(m.getInstanceNode()), "must not be empty");
       case "pattern" ->
           ConfigProblem.of(

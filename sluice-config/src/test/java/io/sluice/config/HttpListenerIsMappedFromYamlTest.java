@@ -99,7 +99,7 @@ class HttpListenerIsMappedFromYamlTest {
             org.assertj.core.groups.Tuple.tuple(
                 "flows[0].source.http-listener.retryAfter",
                 "PT1.5S",
-                "must be a whole number of seconds, 0 or more"),
+                "must be a whole number of seconds, from 0 to 24h"),
             org.assertj.core.groups.Tuple.tuple(
                 "flows[0].source.http-listener.path",
                 "/orders/{id}/{id}",

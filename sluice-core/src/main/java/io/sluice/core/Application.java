@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Application implements AutoCloseable {
 
+  /** The largest capacity of a VM queue: a million messages held in memory. */
+  public static final int MAX_VM_QUEUE_CAPACITY = 1_000_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(Application.class);
 
   private final List<Flow> flows;
@@ -269,7 +272,7 @@ public final class Application implements AutoCloseable {
       return this;
     }
 
-    /** The capacity of each VM queue (1000 unless set). */
+    /** The capacity of each VM queue (1000 unless set; at most a million). */
     public Builder vmQueueCapacity(int value) {
       this.vmQueueCapacity = value;
       return this;
@@ -289,13 +292,17 @@ public final class Application implements AutoCloseable {
       }
       problems.check(clock != null, "clock", null, "is required");
       problems.check(meterRegistry != null, "meterRegistry", null, "is required");
-      problems.check(
+      if (problems.check(
           shutdownTimeout != null && !shutdownTimeout.isNegative(),
           "shutdownTimeout",
           shutdownTimeout,
-          "must be zero or a positive duration");
-      problems.check(
-          vmQueueCapacity >= 1, "vmQueueCapacity", vmQueueCapacity, "must be at least 1");
+          "must be zero or a positive duration")) {
+        problems.atMost("shutdownTimeout", shutdownTimeout, ConfigProblems.MAX_DURATION);
+      }
+      if (problems.check(
+          vmQueueCapacity >= 1, "vmQueueCapacity", vmQueueCapacity, "must be at least 1")) {
+        problems.atMost("vmQueueCapacity", vmQueueCapacity, MAX_VM_QUEUE_CAPACITY);
+      }
       problems.check(storageConfig != null, "storage", null, "is required");
       problems.check(
           serialization == null || storedValues == null,

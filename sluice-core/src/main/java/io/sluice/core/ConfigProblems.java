@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,6 +10,13 @@ import java.util.List;
  */
 public final class ConfigProblems {
 
+  /**
+   * The longest duration a setting takes unless its rule says otherwise: one day. A timeout, an
+   * interval or a backoff beyond it is a typo, and far beyond it a conversion to milliseconds or
+   * nanoseconds overflows.
+   */
+  public static final Duration MAX_DURATION = Duration.ofDays(1);
+
   private final List<ConfigProblem> problems = new ArrayList<>();
 
   /** Records a problem when {@code ok} is false; returns {@code ok}. */
@@ -17,6 +25,39 @@ public final class ConfigProblems {
       problems.add(ConfigProblem.of(path, value, rule));
     }
     return ok;
+  }
+
+  /**
+   * Records a problem when {@code value} is above {@code max}, an upper bound that keeps sums and
+   * products of settings far from overflowing; returns whether it is within.
+   */
+  public boolean atMost(String path, long value, long max) {
+    return check(value <= max, path, value, "must be at most " + max);
+  }
+
+  /**
+   * Records a problem when {@code value} is longer than {@code max} (a null value is left to the
+   * other rules); returns whether it is within. Compares without converting, so a duration of
+   * millions of days is reported, not overflowed.
+   */
+  public boolean atMost(String path, Duration value, Duration max) {
+    return check(
+        value == null || value.compareTo(max) <= 0,
+        path,
+        value,
+        "must be at most " + text(max) + " (" + max + ")");
+  }
+
+  /** A duration as a configuration file writes it: {@code 24h}, {@code 90s}, {@code 250ms}. */
+  public static String text(Duration value) {
+    long millis = value.toMillis();
+    if (millis % 3_600_000 == 0) {
+      return millis / 3_600_000 + "h";
+    }
+    if (millis % 60_000 == 0) {
+      return millis / 60_000 + "m";
+    }
+    return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
   }
 
   /** Records a problem. */

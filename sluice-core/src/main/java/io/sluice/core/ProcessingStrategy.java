@@ -101,6 +101,12 @@ public sealed interface ProcessingStrategy
       int maxLimit)
       implements ProcessingStrategy {
 
+    /** The most messages a flow holds at once: a million. */
+    public static final int MAX_IN_FLIGHT = 1_000_000;
+
+    /** The highest adaptive limit: a hundred thousand concurrent calls. */
+    public static final int MAX_LIMIT = 100_000;
+
     /** The defaults: 10,000 in flight, WAIT 30 s, limit from 64 up to 10,000. */
     public static final Auto DEFAULT =
         new Auto(10_000, ExhaustedAction.WAIT, Duration.ofSeconds(30), 64, 10_000);
@@ -108,7 +114,9 @@ public sealed interface ProcessingStrategy
     /** Checks every rule and lists every violation at once. */
     public Auto {
       ConfigProblems problems = new ConfigProblems();
-      problems.check(maxInFlight >= 1, "maxInFlight", maxInFlight, "must be at least 1");
+      if (problems.check(maxInFlight >= 1, "maxInFlight", maxInFlight, "must be at least 1")) {
+        problems.atMost("maxInFlight", maxInFlight, MAX_IN_FLIGHT);
+      }
       problems.check(
           backpressure != null && backpressure != ExhaustedAction.CALLER_RUNS,
           "backpressure",
@@ -119,12 +127,17 @@ public sealed interface ProcessingStrategy
           "waitTimeout",
           waitTimeout,
           "must be a positive duration");
-      problems.check(initialLimit >= 1, "initialLimit", initialLimit, "must be at least 1");
-      problems.check(
+      problems.atMost("waitTimeout", waitTimeout, ConfigProblems.MAX_DURATION);
+      if (problems.check(initialLimit >= 1, "initialLimit", initialLimit, "must be at least 1")) {
+        problems.atMost("initialLimit", initialLimit, MAX_LIMIT);
+      }
+      if (problems.check(
           maxLimit >= initialLimit,
           "maxLimit",
           maxLimit,
-          "must be at least initialLimit (" + initialLimit + ")");
+          "must be at least initialLimit (" + initialLimit + ")")) {
+        problems.atMost("maxLimit", maxLimit, MAX_LIMIT);
+      }
       problems.throwIfAny();
     }
 

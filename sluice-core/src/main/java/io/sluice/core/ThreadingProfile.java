@@ -20,23 +20,35 @@ public record ThreadingProfile(
     Duration waitTimeout,
     Duration idleTtl) {
 
+  /** The most threads of one profile: ten thousand. */
+  public static final int MAX_THREADS = 10_000;
+
+  /** The most messages one profile's queue holds: a million. */
+  public static final int MAX_QUEUE = 1_000_000;
+
   /** Mule's default: 16 threads, a queue of 1000, WAIT 30 s, idle 60 s. */
   public static final ThreadingProfile DEFAULT = builder().build();
 
   /** Checks every rule and lists every violation at once. */
   public ThreadingProfile {
     ConfigProblems problems = new ConfigProblems();
-    problems.check(
-        maxThreadsActive >= 1, "maxThreadsActive", maxThreadsActive, "must be at least 1");
-    problems.check(maxQueue >= 0, "maxQueue", maxQueue, "must be 0 or more");
+    if (problems.check(
+        maxThreadsActive >= 1, "maxThreadsActive", maxThreadsActive, "must be at least 1")) {
+      problems.atMost("maxThreadsActive", maxThreadsActive, MAX_THREADS);
+    }
+    if (problems.check(maxQueue >= 0, "maxQueue", maxQueue, "must be 0 or more")) {
+      problems.atMost("maxQueue", maxQueue, MAX_QUEUE);
+    }
     problems.check(exhaustedAction != null, "exhaustedAction", null, "is required");
     problems.check(
         waitTimeout != null && waitTimeout.isPositive(),
         "waitTimeout",
         waitTimeout,
         "must be a positive duration");
+    problems.atMost("waitTimeout", waitTimeout, ConfigProblems.MAX_DURATION);
     problems.check(
         idleTtl != null && idleTtl.isPositive(), "idleTtl", idleTtl, "must be a positive duration");
+    problems.atMost("idleTtl", idleTtl, ConfigProblems.MAX_DURATION);
     problems.throwIfAny();
   }
 

@@ -32,6 +32,9 @@ public record HttpRequestConfig(
     long maxResponseSize,
     boolean failOnErrorStatus) {
 
+  /** The most calls at once to one host and port: ten thousand. */
+  public static final int MAX_CONNECTIONS_PER_HOST = 10_000;
+
   /** Checks every rule and lists every violation at once. */
   public HttpRequestConfig {
     ConfigProblems problems = new ConfigProblems();
@@ -43,16 +46,19 @@ public record HttpRequestConfig(
         "connectTimeout",
         connectTimeout,
         "must be a positive duration");
+    problems.atMost("connectTimeout", connectTimeout, ConfigProblems.MAX_DURATION);
     problems.check(
         responseTimeout != null && responseTimeout.isPositive(),
         "responseTimeout",
         responseTimeout,
         "must be a positive duration");
+    problems.atMost("responseTimeout", responseTimeout, ConfigProblems.MAX_DURATION);
     problems.check(
         maxConnectionsPerHost >= 1,
         "maxConnectionsPerHost",
         maxConnectionsPerHost,
         "must be at least 1");
+    problems.atMost("maxConnectionsPerHost", maxConnectionsPerHost, MAX_CONNECTIONS_PER_HOST);
     problems.check(
         maxResponseSize >= 0 && maxResponseSize <= Integer.MAX_VALUE,
         "maxResponseSize",

@@ -37,6 +37,15 @@ public record HttpServerConfig(
     Duration retryAfter,
     Duration shutdownTimeout) {
 
+  /** The most bytes of request headers, and the longest request line: 1 MiB. */
+  public static final int MAX_HEAD_SIZE = 1 << 20;
+
+  /** The most open connections of one server: a million. */
+  public static final int MAX_CONNECTIONS = 1_000_000;
+
+  /** The largest accept backlog (the OS caps it lower still). */
+  public static final int MAX_BACKLOG = 65_535;
+
   /** Checks every rule and lists every violation at once. */
   public HttpServerConfig {
     ConfigProblems problems = new ConfigProblems();
@@ -48,26 +57,37 @@ public record HttpServerConfig(
         maxBodySize,
         "must be between 0 and 2147483647 bytes");
     problems.check(maxHeaderSize >= 256, "maxHeaderSize", maxHeaderSize, "must be at least 256");
+    problems.atMost("maxHeaderSize", maxHeaderSize, MAX_HEAD_SIZE);
     problems.check(
         maxInitialLineLength >= 64,
         "maxInitialLineLength",
         maxInitialLineLength,
         "must be at least 64");
+    problems.atMost("maxInitialLineLength", maxInitialLineLength, MAX_HEAD_SIZE);
     positive(problems, "requestTimeout", requestTimeout);
     positive(problems, "idleTimeout", idleTimeout);
     problems.check(maxConnections >= 1, "maxConnections", maxConnections, "must be at least 1");
+    problems.atMost("maxConnections", maxConnections, MAX_CONNECTIONS);
     problems.check(backlog >= 1, "backlog", backlog, "must be at least 1");
+    problems.atMost("backlog", backlog, MAX_BACKLOG);
     problems.check(
-        retryAfter != null && !retryAfter.isNegative() && retryAfter.toMillis() % 1000 == 0,
+        retryAfter != null
+            && !retryAfter.isNegative()
+            && retryAfter.compareTo(ConfigProblems.MAX_DURATION) <= 0
+            && retryAfter.toMillis() % 1000 == 0,
         "retryAfter",
         retryAfter,
-        "must be a whole number of seconds, 0 or more");
+        "must be a whole number of seconds, from 0 to 24h");
     positive(problems, "shutdownTimeout", shutdownTimeout);
     problems.throwIfAny();
   }
 
+  /** Positive and at most a day: a timeout of millions of days overflows Netty's nanoseconds. */
   private static void positive(ConfigProblems problems, String key, Duration value) {
-    problems.check(value != null && value.isPositive(), key, value, "must be a positive duration");
+    if (problems.check(
+        value != null && value.isPositive(), key, value, "must be a positive duration")) {
+      problems.atMost(key, value, ConfigProblems.MAX_DURATION);
+    }
   }
 
   /** A builder for a server on {@code port} of every interface, with the defaults. */

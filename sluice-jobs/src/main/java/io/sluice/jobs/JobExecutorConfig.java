@@ -51,6 +51,15 @@ public record JobExecutorConfig(
     Duration maxAcquisitionBackoff,
     double acquisitionBackoffFactor) {
 
+  /**
+   * The most jobs a node runs at once, and the most it claims ahead: ten thousand each, so that
+   * their sum and the claim sizes made from them stay far from overflowing an int.
+   */
+  public static final int MAX_JOBS = 10_000;
+
+  /** The largest growth factor of retry and acquisition backoffs. */
+  public static final double MAX_FACTOR = 100;
+
   /** Every setting at its default; the node id made from the host name and process id. */
   public static JobExecutorConfig defaults() {
     return builder().build();
@@ -241,10 +250,14 @@ public record JobExecutorConfig(
       ConfigProblems problems = new ConfigProblems();
       String node = nodeId == null ? defaultNodeId() : nodeId;
       problems.check(!node.isBlank(), "sluice.jobs.nodeId", node, "must not be blank");
-      problems.check(
-          concurrency >= 1, "sluice.jobs.concurrency", concurrency, "must be at least 1");
-      int ahead = prefetch != null ? prefetch : Math.max(2, concurrency);
-      problems.check(ahead >= 0, "sluice.jobs.prefetch", ahead, "must not be negative");
+      if (problems.check(
+          concurrency >= 1, "sluice.jobs.concurrency", concurrency, "must be at least 1")) {
+        problems.atMost("sluice.jobs.concurrency", concurrency, MAX_JOBS);
+      }
+      int ahead = prefetch != null ? prefetch : Math.max(2, Math.min(concurrency, MAX_JOBS));
+      if (problems.check(ahead >= 0, "sluice.jobs.prefetch", ahead, "must not be negative")) {
+        problems.atMost("sluice.jobs.prefetch", ahead, MAX_JOBS);
+      }
       positive(problems, "leaseDuration", leaseDuration);
       if (positive(problems, "heartbeatInterval", heartbeatInterval) && leaseDuration != null) {
         problems.check(
@@ -264,8 +277,7 @@ public record JobExecutorConfig(
             maxRetryBackoff,
             "must be at least retryBackoff (" + retryBackoff + ")");
       }
-      problems.check(
-          backoffFactor >= 1.0, "sluice.jobs.backoffFactor", backoffFactor, "must be at least 1");
+      factor(problems, "backoffFactor", backoffFactor);
       positive(problems, "depthInterval", depthInterval);
       positive(problems, "shutdownTimeout", shutdownTimeout);
       problems.check(
@@ -273,19 +285,27 @@ public record JobExecutorConfig(
           "sluice.jobs.acquisition",
           null,
           "must be skip-locked or optimistic");
-      problems.check(
-          jobsPerCycle >= 1, "sluice.jobs.jobsPerCycle", jobsPerCycle, "must be at least 1");
-      problems.check(
+      if (problems.check(
+          jobsPerCycle >= 1, "sluice.jobs.jobsPerCycle", jobsPerCycle, "must be at least 1")) {
+        problems.atMost("sluice.jobs.jobsPerCycle", jobsPerCycle, MAX_JOBS);
+      }
+      if (problems.check(
           maxJobsPerCycle >= jobsPerCycle,
           "sluice.jobs.maxJobsPerCycle",
           maxJobsPerCycle,
-          "must be at least jobsPerCycle (" + jobsPerCycle + ")");
+          "must be at least jobsPerCycle (" + jobsPerCycle + ")")) {
+        problems.atMost("sluice.jobs.maxJobsPerCycle", maxJobsPerCycle, MAX_JOBS);
+      }
       boolean backoffSet =
           problems.check(
-              acquisitionBackoff != null && !acquisitionBackoff.isNegative(),
-              "sluice.jobs.acquisitionBackoff",
-              acquisitionBackoff,
-              "must be zero (no backoff) or a positive duration");
+                  acquisitionBackoff != null && !acquisitionBackoff.isNegative(),
+                  "sluice.jobs.acquisitionBackoff",
+                  acquisitionBackoff,
+                  "must be zero (no backoff) or a positive duration")
+              && problems.atMost(
+                  "sluice.jobs.acquisitionBackoff",
+                  acquisitionBackoff,
+                  ConfigProblems.MAX_DURATION);
       if (positive(problems, "maxAcquisitionBackoff", maxAcquisitionBackoff) && backoffSet) {
         problems.check(
             maxAcquisitionBackoff.compareTo(acquisitionBackoff) >= 0,
@@ -293,11 +313,7 @@ public record JobExecutorConfig(
             maxAcquisitionBackoff,
             "must be at least acquisitionBackoff (" + acquisitionBackoff + ")");
       }
-      problems.check(
-          acquisitionBackoffFactor >= 1.0,
-          "sluice.jobs.acquisitionBackoffFactor",
-          acquisitionBackoffFactor,
-          "must be at least 1");
+      factor(problems, "acquisitionBackoffFactor", acquisitionBackoffFactor);
       problems.throwIfAny();
       return new JobExecutorConfig(
           node,
@@ -319,12 +335,24 @@ public record JobExecutorConfig(
           acquisitionBackoffFactor);
     }
 
+    /**
+     * Whether {@code value} is from 1 ms to a day; compared, never converted, so none overflows.
+     */
     private static boolean positive(ConfigProblems problems, String key, Duration value) {
       return problems.check(
-          value != null && value.toMillis() >= 1,
+              value != null && value.compareTo(Duration.ofMillis(1)) >= 0,
+              "sluice.jobs." + key,
+              value,
+              "must be a duration of at least 1 ms")
+          && problems.atMost("sluice.jobs." + key, value, ConfigProblems.MAX_DURATION);
+    }
+
+    private static void factor(ConfigProblems problems, String key, double value) {
+      problems.check(
+          value >= 1.0 && value <= MAX_FACTOR,
           "sluice.jobs." + key,
           value,
-          "must be a duration of at least 1 ms");
+          "must be from 1 to " + (int) MAX_FACTOR);
     }
 
     private static String defaultNodeId() {

@@ -28,6 +28,23 @@ class JobExecutorConfigTest {
   }
 
   @Test
+  void numbersThatWouldOverflowAreRefusedInJavaAsInYaml() {
+    assertThatThrownBy(
+            () ->
+                JobExecutorConfig.builder()
+                    .concurrency(Integer.MAX_VALUE)
+                    .leaseDuration(Duration.ofDays(99_999_999_999L))
+                    .acquisitionBackoffFactor(1e300)
+                    .build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("sluice.jobs.concurrency: value '2147483647' must be at most 10000")
+        .hasMessageContaining(
+            "sluice.jobs.leaseDuration: value 'PT2399999999976H' must be at most 24h")
+        .hasMessageContaining(
+            "sluice.jobs.acquisitionBackoffFactor: value '1.0E300' must be from 1 to 100");
+  }
+
+  @Test
   void everyBrokenRuleIsReportedAtOnceNamingKeyValueAndRule() {
     assertThatThrownBy(
             () ->

@@ -1,8 +1,10 @@
 package io.sluice.core.file;
 
 import io.sluice.core.ConfigProblems;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * What a {@link FileSource} polls and what it does with what it read.
@@ -25,33 +27,53 @@ public record FileSourceConfig(
     Path moveTo,
     int maxConcurrentFiles) {
 
+  /** The most files handed to a flow at once: ten thousand. */
+  public static final int MAX_CONCURRENT_FILES = 10_000;
+
   /** Checks every rule and lists every violation at once. */
   public FileSourceConfig {
     ConfigProblems problems = new ConfigProblems();
     problems.check(directory != null, "directory", null, "is required");
-    problems.check(
+    if (problems.check(
         pattern != null && !pattern.isBlank(),
         "pattern",
         pattern,
-        "must be a non-empty glob such as *.csv");
+        "must be a non-empty glob such as *.csv")) {
+      // FileSource compiles it when the flow is built; a bad one is this rule's, not a crash's.
+      try {
+        FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+      } catch (PatternSyntaxException e) {
+        problems.check(
+            false,
+            "pattern",
+            pattern,
+            "is not a valid glob: "
+                + e.getDescription()
+                + (e.getIndex() >= 0 ? " at character " + (e.getIndex() + 1) : ""));
+      }
+    }
     problems.check(
         pollingFrequency != null && pollingFrequency.isPositive(),
         "pollingFrequency",
         pollingFrequency,
         "must be a positive duration");
+    problems.atMost("pollingFrequency", pollingFrequency, ConfigProblems.MAX_DURATION);
     problems.check(
         minAge != null && !minAge.isNegative(),
         "minAge",
         minAge,
         "must be zero or a positive duration");
+    problems.atMost("minAge", minAge, ConfigProblems.MAX_DURATION);
     problems.check(afterRead != null, "afterRead", null, "is required");
     problems.check(
         afterRead != AfterRead.MOVE || moveTo != null,
         "moveTo",
         null,
         "is required when afterRead is MOVE");
-    problems.check(
-        maxConcurrentFiles >= 1, "maxConcurrentFiles", maxConcurrentFiles, "must be at least 1");
+    if (problems.check(
+        maxConcurrentFiles >= 1, "maxConcurrentFiles", maxConcurrentFiles, "must be at least 1")) {
+      problems.atMost("maxConcurrentFiles", maxConcurrentFiles, MAX_CONCURRENT_FILES);
+    }
     problems.throwIfAny();
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.core.store;
 
+import io.sluice.core.ConfigProblems;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -27,6 +28,9 @@ public record QueueOptions(
   /** The lock timeout unless set: 30 s. */
   public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
 
+  /** The most deliveries before dead-letter: ten thousand. */
+  public static final int MAX_DELIVERIES = 10_000;
+
   /** The deliveries before dead-letter unless set: 5. */
   public static final int DEFAULT_MAX_DELIVERIES = 5;
 
@@ -40,8 +44,12 @@ public record QueueOptions(
       throw new IllegalArgumentException(
           "lockTimeout must be a positive duration, was " + lockTimeout);
     }
-    if (maxDeliveries < 1) {
-      throw new IllegalArgumentException("maxDeliveries must be at least 1, was " + maxDeliveries);
+    if (lockTimeout.compareTo(ConfigProblems.MAX_DURATION) > 0) {
+      throw new IllegalArgumentException("lockTimeout must be at most 24h, was " + lockTimeout);
+    }
+    if (maxDeliveries < 1 || maxDeliveries > MAX_DELIVERIES) {
+      throw new IllegalArgumentException(
+          "maxDeliveries must be from 1 to " + MAX_DELIVERIES + ", was " + maxDeliveries);
     }
     if (owner != null && owner.isBlank()) {
       throw new IllegalArgumentException(

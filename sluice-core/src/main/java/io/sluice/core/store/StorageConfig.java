@@ -53,6 +53,9 @@ public final class StorageConfig {
   /** The PostgreSQL pool size unless set: 10. */
   public static final int DEFAULT_POOL_SIZE = 10;
 
+  /** The most connections to PostgreSQL: a thousand (a server allows 100 by default). */
+  public static final int MAX_POOL_SIZE = 1000;
+
   /** How long to wait for a connection or a busy database unless set: 10 s. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -254,12 +257,16 @@ public final class StorageConfig {
           "sluice.store.url",
           mask(url),
           "is only for a postgresql store; this store is " + type.configName());
-      problems.check(poolSize >= 1, "sluice.store.poolSize", poolSize, "must be at least 1");
-      problems.check(
+      if (problems.check(poolSize >= 1, "sluice.store.poolSize", poolSize, "must be at least 1")) {
+        problems.atMost("sluice.store.poolSize", poolSize, MAX_POOL_SIZE);
+      }
+      if (problems.check(
           connectTimeout != null && !connectTimeout.isNegative() && !connectTimeout.isZero(),
           "sluice.store.connectTimeout",
           connectTimeout,
-          "must be a positive duration");
+          "must be a positive duration")) {
+        problems.atMost("sluice.store.connectTimeout", connectTimeout, ConfigProblems.MAX_DURATION);
+      }
       problems.check(sync != null, "sluice.store.sync", null, "is required");
       problems.throwIfAny();
       return new StorageConfig(this);

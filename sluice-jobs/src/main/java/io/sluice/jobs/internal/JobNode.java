@@ -1,6 +1,7 @@
 package io.sluice.jobs.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NodeLease;
@@ -91,6 +92,8 @@ public final class JobNode implements AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean stopping;
   private boolean outage;
+  private final RepeatedFailureLog acquisitionFailures;
+  private final RepeatedFailureLog writeFailures;
   private boolean started;
   private boolean closed;
 
@@ -105,6 +108,10 @@ public final class JobNode implements AutoCloseable {
     this.handlers = Map.copyOf(handlers);
     this.types = Set.copyOf(handlers.keySet());
     this.clock = store.clock();
+    this.acquisitionFailures =
+        new RepeatedFailureLog(LOG, "Node " + config.nodeId() + " acquiring jobs", clock);
+    this.writeFailures =
+        new RepeatedFailureLog(LOG, "Node " + config.nodeId() + " writing outcomes", clock);
     this.metrics = new JobMetrics(registry, config.nodeId());
     metrics.held(held);
     this.holding = new HeldJobs(metrics, config.nodeId());
@@ -184,15 +191,13 @@ public final class JobNode implements AutoCloseable {
       Duration wait;
       try {
         wait = acquireOnce();
-        if (outage) {
-          outage = false;
-          LOG.info("Node {} reaches the job store again; acquisition resumed", config.nodeId());
-        }
+        outage = false;
+        acquisitionFailures.recovered();
         backoff = FIRST_BACKOFF;
       } catch (RuntimeException e) {
-        if (!outage && !stopping) {
+        if (!stopping) {
           outage = true;
-          LOG.warn(
+          acquisitionFailures.failed(
               "Node {} cannot use the job store ({}); acquisition pauses and retries with backoff"
                   + " up to {}",
               config.nodeId(),
@@ -329,18 +334,14 @@ public final class JobNode implements AutoCloseable {
   private void writePending() {
     try {
       write();
-      if (writesFailing) {
-        writesFailing = false;
-        LOG.info("Node {} writes its jobs' outcomes again", config.nodeId());
-      }
+      writesFailing = false;
+      writeFailures.recovered();
     } catch (RuntimeException e) {
-      if (!writesFailing) {
-        writesFailing = true;
-        LOG.warn(
-            "Node {} cannot write its jobs' outcomes ({}); it keeps them and tries again",
-            config.nodeId(),
-            e.getMessage());
-      }
+      writesFailing = true;
+      writeFailures.failed(
+          "Node {} cannot write its jobs' outcomes ({}); it keeps them and tries again",
+          config.nodeId(),
+          e.getMessage());
     }
   }
 

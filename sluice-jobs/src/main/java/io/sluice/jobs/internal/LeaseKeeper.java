@@ -1,5 +1,6 @@
 package io.sluice.jobs.internal;
 
+import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NodeLease;
 import io.sluice.jobs.JobExecutorConfig;
@@ -35,7 +36,8 @@ final class LeaseKeeper {
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
   private volatile NodeLease lease;
   private volatile long validUntil;
-  private volatile boolean failing;
+  private final RepeatedFailureLog renewFailures;
+  private final RepeatedFailureLog reclaimFailures;
   private volatile int rank;
   private long lastCount;
 
@@ -56,6 +58,10 @@ final class LeaseKeeper {
     this.lost = lost;
     Duration lease = config.leaseDuration();
     this.validNanos = lease.minus(lease.dividedBy(10)).toNanos();
+    String node = "Node " + config.nodeId();
+    this.renewFailures = new RepeatedFailureLog(LOG, node + " renewing its lease", store.clock());
+    this.reclaimFailures =
+        new RepeatedFailureLog(LOG, node + " reclaiming lapsed nodes' jobs", store.clock());
   }
 
   /** The lease, or null before the first registration. */
@@ -107,22 +113,17 @@ final class LeaseKeeper {
         store.wake();
       }
       validUntil = started + validNanos;
-      if (failing) {
-        failing = false;
-        LOG.info("Node {} renewed its lease {} again", config.nodeId(), lease);
+      if (renewFailures.recovered()) {
         store.wake();
       }
     } catch (RuntimeException e) {
-      if (!failing) {
-        failing = true;
-        LOG.warn(
-            "Node {} could not renew its lease {} ({}); it stops taking jobs when the lease ends"
-                + " and keeps trying every {}",
-            config.nodeId(),
-            lease,
-            e.getMessage(),
-            config.heartbeatInterval());
-      }
+      renewFailures.failed(
+          "Node {} could not renew its lease {} ({}); it stops taking jobs when the lease ends"
+              + " and keeps trying every {}",
+          config.nodeId(),
+          lease,
+          e.getMessage(),
+          config.heartbeatInterval());
       if (!held()) {
         lost.accept(lease, "it could not be renewed in time");
       }
@@ -143,11 +144,13 @@ final class LeaseKeeper {
       }
     } catch (RuntimeException e) {
       // The lease is renewed; the next beat tries again.
-      LOG.warn(
+      reclaimFailures.failed(
           "Node {} could not reclaim lapsed nodes' jobs or count the waiting ones: {}",
           config.nodeId(),
           e.getMessage());
+      return;
     }
+    reclaimFailures.recovered();
   }
 
   private void count() {

@@ -17,8 +17,10 @@ final class HttpMetrics {
     CONNECTIONS,
     /** The flow was full: 503 with Retry-After. */
     BUSY,
-    /** A malformed request line or header: 400. */
+    /** A malformed request line, header or target (a bad percent-escape): 400. */
     MALFORMED,
+    /** A version other than HTTP/1.x: 505. */
+    VERSION_NOT_SUPPORTED,
     /** A request line over maxInitialLineLength: 414. */
     LINE_TOO_LONG,
     /** Headers over maxHeaderSize: 431. */

@@ -168,7 +168,8 @@ final class ProcessorMapper {
           .forEach(
               header -> headers.put(header.getKey(), template(headerNode, header.getKey(), null)));
     }
-    HttpRequestConfig d = HttpRequestConfig.builder("GET", Template.parse("url", "/")).build();
+    HttpRequestConfig d =
+        HttpRequestConfig.builder("GET", Template.parse("url", "http://localhost/")).build();
     HttpRequestConfig.Builder config =
         HttpRequestConfig.builder(node.text("method", "GET"), url)
             .headers(headers)

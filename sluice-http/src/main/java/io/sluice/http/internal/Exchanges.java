@@ -215,7 +215,9 @@ public final class Exchanges {
     return response;
   }
 
-  /** Parses an {@code http://} URL; fails naming the rule when it is not one. */
+  /**
+   * Parses an {@code http://} or {@code https://} URL; fails naming the rule when it is not one.
+   */
   public static URI httpUri(String url) {
     URI uri;
     try {
@@ -223,11 +225,18 @@ public final class Exchanges {
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException("url '" + url + "' is not a URL: " + e.getMessage());
     }
-    if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+    String scheme = uri.getScheme();
+    if (!("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))
+        || uri.getHost() == null) {
       throw new IllegalArgumentException(
-          "url '" + url + "' must be http://host[:port]/path (https is not supported yet)");
+          "url '" + url + "' must be http://host[:port]/path or https://host[:port]/path");
     }
     return uri;
+  }
+
+  /** Whether a URL {@link #httpUri} parsed is {@code https}. */
+  public static boolean secure(URI uri) {
+    return "https".equalsIgnoreCase(uri.getScheme());
   }
 
   /** The request an outbound call sends: the config's method and headers, the payload as body. */

@@ -50,20 +50,33 @@ public final class Exchanges {
       QueryStringDecoder uri,
       Route route,
       Map<String, String> pathParams,
-      String remoteAddress) {
-    return Message.of(
-        payload,
-        Map.ofEntries(
-            Map.entry("method", request.method().name()),
-            Map.entry("path", uri.path()),
-            Map.entry("requestUri", request.uri()),
-            Map.entry("queryString", uri.rawQuery()),
-            Map.entry("listenerPath", route.pattern().toString()),
-            Map.entry("version", request.protocolVersion().text()),
-            Map.entry("remoteAddress", remoteAddress),
-            Map.entry("headers", headers(request.headers())),
-            Map.entry("queryParams", firstValues(uri.parameters())),
-            Map.entry("pathParams", Map.copyOf(pathParams))));
+      String remoteAddress,
+      String clientCertificate) {
+    Message message =
+        Message.of(
+            payload,
+            Map.ofEntries(
+                Map.entry("method", request.method().name()),
+                Map.entry("path", uri.path()),
+                Map.entry("requestUri", request.uri()),
+                Map.entry("queryString", uri.rawQuery()),
+                Map.entry("listenerPath", route.pattern().toString()),
+                Map.entry("version", request.protocolVersion().text()),
+                Map.entry("remoteAddress", remoteAddress),
+                Map.entry("headers", headers(request.headers())),
+                Map.entry("queryParams", firstValues(uri.parameters())),
+                Map.entry("pathParams", Map.copyOf(pathParams))));
+    return clientCertificate == null
+        ? message
+        : message.withAttributes(
+            with(message.attributes(), "clientCertificate", clientCertificate));
+  }
+
+  private static Map<String, Object> with(
+      Map<String, Object> attributes, String key, Object value) {
+    Map<String, Object> more = new HashMap<>(attributes);
+    more.put(key, value);
+    return more;
   }
 
   /**

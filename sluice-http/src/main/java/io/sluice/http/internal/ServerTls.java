@@ -1,6 +1,7 @@
 package io.sluice.http.internal;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.sluice.http.TlsConfig;
@@ -8,11 +9,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +85,21 @@ final class ServerTls {
           server,
           e.getMessage());
     }
+  }
+
+  /** The subject of the client's verified certificate on a TLS connection; else null. */
+  static String clientSubject(ChannelPipeline pipeline) {
+    SslHandler tls = pipeline.get(SslHandler.class);
+    if (tls != null) {
+      try {
+        if (tls.engine().getSession().getPeerCertificates()[0] instanceof X509Certificate c) {
+          return c.getSubjectX500Principal().getName();
+        }
+      } catch (SSLPeerUnverifiedException none) {
+        return null; // the client showed no certificate
+      }
+    }
+    return null;
   }
 
   /** What tells that a file changed: its modification time, size and identity (inode). */

@@ -17,6 +17,7 @@ import io.sluice.core.spi.Processor;
 import io.sluice.core.vm.VmPublishProcessor;
 import io.sluice.http.HttpRequestConfig;
 import io.sluice.http.HttpRequestProcessor;
+import io.sluice.http.TlsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,11 +34,13 @@ final class ProcessorMapper {
   private final Path baseDirectory;
   private final ClassLoader componentLoader;
   private final ProblemCollector problems;
+  final TlsMapper tls;
 
   ProcessorMapper(Path baseDirectory, ClassLoader componentLoader, ProblemCollector problems) {
     this.baseDirectory = baseDirectory;
     this.componentLoader = componentLoader;
     this.problems = problems;
+    this.tls = new TlsMapper(baseDirectory, problems);
   }
 
   /** The processors of list {@code key}; the broken ones are recorded and left out. */
@@ -178,7 +181,9 @@ final class ProcessorMapper {
             .maxConnectionsPerHost(node.integer("maxConnectionsPerHost", d.maxConnectionsPerHost()))
             .maxResponseSize(node.size("maxResponseSize", d.maxResponseSize()))
             .failOnErrorStatus(node.bool("failOnErrorStatus", d.failOnErrorStatus()));
-    if (url == null || headers.containsValue(null)) {
+    TlsConfig tlsConfig = tls.map(node, false);
+    config.tls(tlsConfig);
+    if (url == null || headers.containsValue(null) || tls.broken(node, tlsConfig)) {
       return null;
     }
     HttpRequestConfig built = problems.attempt(node.path(), config::build);

@@ -8,6 +8,7 @@ import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -109,13 +110,15 @@ class TlsRefusesOldProtocolsAndUntrustedClientsTest {
           TlsClient.connect(TlsClient.trusting(authority.authority, client), port)) {
         assertThat(get(socket)).startsWith("HTTP/1.1 200").endsWith("client CN=client");
       }
-      // In TLS 1.3 the client hears of the refusal when it reads.
+      // In TLS 1.3 the client's handshake ends before the server checked its certificate: it hears
+      // of the refusal as an alert when it reads, or as a broken pipe when the server closed first.
+      // The server's own count says it refused both.
       assertThatThrownBy(
               () -> get(TlsClient.connect(TlsClient.trusting(authority.authority, null), port)))
-          .isInstanceOf(SSLException.class);
+          .isInstanceOf(IOException.class);
       assertThatThrownBy(
               () -> get(TlsClient.connect(TlsClient.trusting(authority.authority, stranger), port)))
-          .isInstanceOf(SSLException.class);
+          .isInstanceOf(IOException.class);
       await().until(() -> http.refused("tls-handshake") == 2);
     }
   }

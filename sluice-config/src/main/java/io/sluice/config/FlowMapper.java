@@ -16,6 +16,7 @@ import io.sluice.core.vm.VmListenerSource;
 import io.sluice.core.vm.VmPersistence;
 import io.sluice.http.HttpListenerSource;
 import io.sluice.http.HttpServerConfig;
+import io.sluice.http.TlsConfig;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -165,7 +166,11 @@ final class FlowMapper {
             .backlog(s.integer("backlog", d.backlog()))
             .retryAfter(s.duration("retryAfter", d.retryAfter()))
             .shutdownTimeout(s.duration("shutdownTimeout", d.shutdownTimeout()));
-    HttpServerConfig built = problems.attempt(s.path(), server::build);
+    TlsConfig tls = processorMapper.tls.map(s, true);
+    HttpServerConfig built =
+        processorMapper.tls.broken(s, tls)
+            ? null
+            : problems.attempt(s.path(), server.tls(tls)::build);
     if (built != null) {
       listeners.add(s.path(), built);
     }

@@ -17,6 +17,7 @@ import io.sluice.core.spi.Processor;
 import io.sluice.core.vm.VmPublishProcessor;
 import io.sluice.http.HttpRequestConfig;
 import io.sluice.http.HttpRequestProcessor;
+import io.sluice.http.TlsConfig;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,11 +39,13 @@ final class ProcessorMapper {
   static final Duration LONGEST_TTL = Duration.ofDays(3650);
 
   private final ProblemCollector problems;
+  final TlsMapper tls;
 
   ProcessorMapper(Path baseDirectory, ClassLoader componentLoader, ProblemCollector problems) {
     this.baseDirectory = baseDirectory;
     this.componentLoader = componentLoader;
     this.problems = problems;
+    this.tls = new TlsMapper(baseDirectory, problems);
   }
 
   /** The processors of list {@code key}; the broken ones are recorded and left out. */
@@ -173,7 +176,8 @@ final class ProcessorMapper {
           .forEach(
               header -> headers.put(header.getKey(), template(headerNode, header.getKey(), null)));
     }
-    HttpRequestConfig d = HttpRequestConfig.builder("GET", Template.parse("url", "/")).build();
+    HttpRequestConfig d =
+        HttpRequestConfig.builder("GET", Template.parse("url", "http://localhost/")).build();
     HttpRequestConfig.Builder config =
         HttpRequestConfig.builder(node.text("method", "GET"), url)
             .headers(headers)
@@ -182,7 +186,9 @@ final class ProcessorMapper {
             .maxConnectionsPerHost(node.integer("maxConnectionsPerHost", d.maxConnectionsPerHost()))
             .maxResponseSize(node.size("maxResponseSize", d.maxResponseSize()))
             .failOnErrorStatus(node.bool("failOnErrorStatus", d.failOnErrorStatus()));
-    if (url == null || headers.containsValue(null)) {
+    TlsConfig tlsConfig = tls.map(node, false);
+    config.tls(tlsConfig);
+    if (url == null || headers.containsValue(null) || tls.broken(node, tlsConfig)) {
       return null;
     }
     HttpRequestConfig built = problems.attempt(node.path(), config::build);

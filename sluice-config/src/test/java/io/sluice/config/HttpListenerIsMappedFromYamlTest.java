@@ -64,7 +64,8 @@ class HttpListenerIsMappedFromYamlTest {
                 false,
                 128,
                 Duration.ofSeconds(2),
-                Duration.ofSeconds(3)));
+                Duration.ofSeconds(3),
+                null));
   }
 
   @Test

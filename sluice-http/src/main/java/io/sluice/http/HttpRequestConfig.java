@@ -11,7 +11,7 @@ import java.util.Map;
  * evaluated against each message), and the limits of the call.
  *
  * @param method the method, upper case
- * @param url the URL, {@code http://host:port/path?query}; a template
+ * @param url the URL, {@code http://host:port/path?query} or {@code https://...}; a template
  * @param headers request headers; each value a template
  * @param connectTimeout how long connecting may take
  * @param responseTimeout from sending the request to the whole response; past it the call fails
@@ -21,6 +21,9 @@ import java.util.Map;
  * @param maxResponseSize the largest response body in bytes
  * @param failOnErrorStatus whether a status of 400 or more fails the call ({@link
  *     HttpStatusException}); 429 and 503 always fail as {@link io.sluice.core.ThrottledException}
+ * @param tls for {@code https://} URLs: the authorities trusted (the JDK's when null) and the
+ *     requester's own certificate, if a server asks for one; the server's host name is always
+ *     verified against its certificate
  */
 public record HttpRequestConfig(
     String method,
@@ -30,7 +33,8 @@ public record HttpRequestConfig(
     Duration responseTimeout,
     int maxConnectionsPerHost,
     long maxResponseSize,
-    boolean failOnErrorStatus) {
+    boolean failOnErrorStatus,
+    TlsConfig tls) {
 
   /** The most calls at once to one host and port: ten thousand. */
   public static final int MAX_CONNECTIONS_PER_HOST = 10_000;
@@ -41,6 +45,17 @@ public record HttpRequestConfig(
     problems.check(
         method != null && method.matches("[A-Za-z]+"), "method", method, "must be a method name");
     problems.check(url != null, "url", null, "is required");
+    String scheme = url == null ? null : scheme(url.text());
+    problems.check(
+        scheme == null || scheme.equals("http") || scheme.equals("https"),
+        "url",
+        url == null ? null : url.text(),
+        "must be an http:// or https:// URL");
+    problems.check(
+        tls == null || tls.clientAuth() == TlsConfig.ClientAuth.NONE,
+        "tls.clientAuth",
+        tls == null ? null : tls.clientAuth(),
+        "is for listeners; a requester sends its certificate when the server asks");
     problems.check(
         connectTimeout != null && connectTimeout.isPositive(),
         "connectTimeout",
@@ -69,6 +84,20 @@ public record HttpRequestConfig(
     headers = headers == null ? Map.of() : Map.copyOf(headers);
   }
 
+  /**
+   * The scheme a URL template starts with, lower case, when its text before the first expression
+   * says it; "" when a URL without expressions has none; null when an expression makes it.
+   */
+  private static String scheme(String text) {
+    int expression = text.indexOf("#[");
+    String literal = expression < 0 ? text : text.substring(0, expression);
+    int colon = literal.indexOf("://");
+    if (colon < 0) {
+      return expression < 0 ? "" : null;
+    }
+    return literal.substring(0, colon).toLowerCase(Locale.ROOT);
+  }
+
   /** A builder for {@code method} calls to {@code url} (a template), with the defaults. */
   public static Builder builder(String method, Template url) {
     return new Builder(method, url);
@@ -84,6 +113,7 @@ public record HttpRequestConfig(
     private int maxConnectionsPerHost = 100;
     private long maxResponseSize = 10L * 1024 * 1024;
     private boolean failOnErrorStatus = true;
+    private TlsConfig tls;
 
     private Builder(String method, Template url) {
       this.method = method;
@@ -126,6 +156,14 @@ public record HttpRequestConfig(
       return this;
     }
 
+    /**
+     * For https:// URLs: authorities trusted and an own certificate (the JDK's trust unless set).
+     */
+    public Builder tls(TlsConfig value) {
+      this.tls = value;
+      return this;
+    }
+
     /** The configuration; fails listing every broken rule. */
     public HttpRequestConfig build() {
       return new HttpRequestConfig(
@@ -136,7 +174,8 @@ public record HttpRequestConfig(
           responseTimeout,
           maxConnectionsPerHost,
           maxResponseSize,
-          failOnErrorStatus);
+          failOnErrorStatus,
+          tls);
     }
   }
 }

@@ -47,7 +47,8 @@ public final class HttpRequestProcessor implements Processor {
             config.connectTimeout(),
             config.responseTimeout(),
             config.maxConnectionsPerHost(),
-            (int) config.maxResponseSize());
+            (int) config.maxResponseSize(),
+            config.tls());
   }
 
   @Override
@@ -59,8 +60,9 @@ public final class HttpRequestProcessor implements Processor {
     String url = config.url().render(message);
     URI uri = Exchanges.httpUri(url);
     FullHttpRequest request = Exchanges.request(config, uri, message);
-    int port = uri.getPort() == -1 ? 80 : uri.getPort();
-    CompletableFuture<FullHttpResponse> call = running.send(uri.getHost(), port, request);
+    boolean secure = Exchanges.secure(uri);
+    int port = uri.getPort() != -1 ? uri.getPort() : secure ? 443 : 80;
+    CompletableFuture<FullHttpResponse> call = running.send(secure, uri.getHost(), port, request);
     FullHttpResponse response;
     try {
       response = call.get(config.responseTimeout().toNanos(), TimeUnit.NANOSECONDS);
@@ -72,7 +74,7 @@ public final class HttpRequestProcessor implements Processor {
       call.cancel(true);
       throw e;
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof Exception cause ? cause : e;
+      throw NettyClient.explain(e.getCause(), config.method() + " " + url);
     }
     try {
       int status = response.status().code();

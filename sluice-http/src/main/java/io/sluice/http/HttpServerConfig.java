@@ -22,6 +22,7 @@ import java.time.Duration;
  * @param retryAfter what a 503 (busy) answer tells clients in its {@code Retry-After} header
  * @param shutdownTimeout how long a stopping server waits for responses in flight before closing
  *     the connections that still carry one
+ * @param tls HTTPS: the server's certificate and the TLS it speaks; null for plain HTTP
  */
 public record HttpServerConfig(
     String host,
@@ -35,7 +36,8 @@ public record HttpServerConfig(
     boolean keepAlive,
     int backlog,
     Duration retryAfter,
-    Duration shutdownTimeout) {
+    Duration shutdownTimeout,
+    TlsConfig tls) {
 
   /** The most bytes of request headers, and the longest request line: 1 MiB. */
   public static final int MAX_HEAD_SIZE = 1 << 20;
@@ -79,6 +81,11 @@ public record HttpServerConfig(
         retryAfter,
         "must be a whole number of seconds, from 0 to 24h");
     positive(problems, "shutdownTimeout", shutdownTimeout);
+    problems.check(
+        tls == null || tls.hasIdentity(),
+        "tls.certificate",
+        null,
+        "is required: an HTTPS listener serves a certificate (certificate and key, or keyStore)");
     problems.throwIfAny();
   }
 
@@ -109,6 +116,7 @@ public record HttpServerConfig(
     private int backlog = 1024;
     private Duration retryAfter = Duration.ofSeconds(1);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private TlsConfig tls;
 
     private Builder(int port) {
       this.port = port;
@@ -180,6 +188,12 @@ public record HttpServerConfig(
       return this;
     }
 
+    /** Serves HTTPS with this TLS configuration (plain HTTP unless set). */
+    public Builder tls(TlsConfig value) {
+      this.tls = value;
+      return this;
+    }
+
     /** The configuration; fails listing every broken rule. */
     public HttpServerConfig build() {
       return new HttpServerConfig(
@@ -194,7 +208,8 @@ public record HttpServerConfig(
           keepAlive,
           backlog,
           retryAfter,
-          shutdownTimeout);
+          shutdownTimeout,
+          tls);
     }
   }
 }

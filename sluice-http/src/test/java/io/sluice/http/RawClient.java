@@ -17,7 +17,12 @@ final class RawClient implements AutoCloseable {
   private final Socket socket;
 
   RawClient(int port) throws IOException {
-    socket = new Socket("127.0.0.1", port);
+    this(new Socket("127.0.0.1", port));
+  }
+
+  /** A client on a socket already connected (a TLS one, say). */
+  RawClient(Socket socket) throws IOException {
+    this.socket = socket;
     socket.setSoTimeout(10_000);
   }
 

@@ -143,7 +143,8 @@ class RequesterCallsOutAndReturnsTheResponseTest {
   void closingAClientTwiceLeavesTheSharedEngineToTheOthers() throws Exception {
     Processor pong = Processor.of(ProcessingType.CPU_LITE, m -> m.withPayload("pong"));
     try (Listening server = Listening.start("/ping", pong)) {
-      NettyClient other = new NettyClient(Duration.ofSeconds(1), Duration.ofSeconds(1), 1, 1024);
+      NettyClient other =
+          new NettyClient(Duration.ofSeconds(1), Duration.ofSeconds(1), 1, 1024, null);
       other.close();
       other.close();
 

@@ -39,7 +39,11 @@ public final class PostgresStorageFactory implements StorageFactory {
   @Override
   public Storage open(
       StorageConfig config, StoredValues values, MeterRegistry registry, Clock clock) {
-    String who = config.maskedUrl() + " as " + config.user();
+    String who =
+        config.maskedUrl()
+            + " as "
+            + config.user()
+            + (config.sslMode() == null ? "" : " with sslmode=" + config.sslMode());
     JdbcFailures failures = new JdbcFailures("postgresql " + who, config.password());
     Duration timeout = config.connectTimeout();
     HikariDataSource pool;
@@ -54,7 +58,11 @@ public final class PostgresStorageFactory implements StorageFactory {
                   + seconds(timeout)
                   + ": "
                   + JdbcFailures.rootMessage(e)
-                  + ". Check that PostgreSQL runs there and accepts this user"),
+                  + ". Check that PostgreSQL runs there and accepts this user"
+                  + (config.sslMode() == null
+                      ? ""
+                      : ", and that its TLS (ssl = on, its certificate) suits sslmode "
+                          + config.sslMode())),
           e);
     }
     int version;
@@ -124,6 +132,11 @@ public final class PostgresStorageFactory implements StorageFactory {
     properties.setProperty("loginTimeout", seconds);
     properties.setProperty("tcpKeepAlive", "true");
     properties.setProperty("ApplicationName", "sluice");
+    // TLS as configured; unset, the driver's own default (prefer) or the URL's parameters.
+    setIfGiven(properties, "sslmode", config.sslMode());
+    setIfGiven(properties, "sslrootcert", config.sslRootCert());
+    setIfGiven(properties, "sslcert", config.sslCert());
+    setIfGiven(properties, "sslkey", config.sslKey());
     // A process frozen (paused, swapped out, stopped) inside a transaction would keep its row
     // locks for as long as it stays frozen, and other nodes skip or wait for those rows: a job
     // executor node's claimed jobs could not be reclaimed when its lease lapses. The server ends
@@ -131,6 +144,12 @@ public final class PostgresStorageFactory implements StorageFactory {
     properties.setProperty(
         "options", "-c idle_in_transaction_session_timeout=" + IDLE_IN_TRANSACTION.toMillis());
     return properties;
+  }
+
+  private static void setIfGiven(Properties properties, String name, Object value) {
+    if (value != null) {
+      properties.setProperty(name, value.toString());
+    }
   }
 
   private static String seconds(Duration timeout) {

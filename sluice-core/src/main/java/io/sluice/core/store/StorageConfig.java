@@ -3,6 +3,7 @@ package io.sluice.core.store;
 import io.sluice.core.ConfigProblems;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -59,6 +60,10 @@ public final class StorageConfig {
   /** How long to wait for a connection or a busy database unless set: 10 s. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
+  /** The values of {@code sslMode}, as the PostgreSQL driver takes them. */
+  public static final List<String> SSL_MODES =
+      List.of("disable", "allow", "prefer", "require", "verify-ca", "verify-full");
+
   private static final Pattern PASSWORD_IN_URL =
       Pattern.compile("(?i)(password=)([^&;]*)|(//[^/:@]*:)([^@/]*)(@)");
 
@@ -70,6 +75,10 @@ public final class StorageConfig {
   private final int poolSize;
   private final Duration connectTimeout;
   private final Sync sync;
+  private final String sslMode;
+  private final Path sslRootCert;
+  private final Path sslCert;
+  private final Path sslKey;
 
   private StorageConfig(Builder b) {
     this.type = b.type;
@@ -80,6 +89,10 @@ public final class StorageConfig {
     this.poolSize = b.poolSize;
     this.connectTimeout = b.connectTimeout;
     this.sync = b.sync;
+    this.sslMode = b.sslMode;
+    this.sslRootCert = b.sslRootCert;
+    this.sslCert = b.sslCert;
+    this.sslKey = b.sslKey;
   }
 
   /** Embedded SQLite under {@code data}, every other setting at its default. */
@@ -147,6 +160,32 @@ public final class StorageConfig {
     return sync;
   }
 
+  /**
+   * PostgreSQL: whether and how the connection uses TLS ({@code disable}, {@code allow}, {@code
+   * prefer}, {@code require}, {@code verify-ca}, {@code verify-full}); null for the driver's
+   * default ({@code prefer}) or what the URL says.
+   */
+  public String sslMode() {
+    return sslMode;
+  }
+
+  /**
+   * PostgreSQL: the PEM file of the authorities the server's certificate must come from, or null.
+   */
+  public Path sslRootCert() {
+    return sslRootCert;
+  }
+
+  /** PostgreSQL: the client certificate (PEM) presented to the server, or null. */
+  public Path sslCert() {
+    return sslCert;
+  }
+
+  /** PostgreSQL: the client certificate's key (PKCS#8 DER, or PKCS#12), or null. */
+  public Path sslKey() {
+    return sslKey;
+  }
+
   /** Masks the password in a JDBC URL ({@code password=...} or {@code user:password@}). */
   public static String mask(String url) {
     if (url == null) {
@@ -173,6 +212,7 @@ public final class StorageConfig {
               + maskedUrl()
               + (user == null ? "" : " user " + user)
               + (password == null ? "" : " password ***")
+              + (sslMode == null ? "" : " sslmode=" + sslMode)
               + " (pool "
               + poolSize
               + ")";
@@ -189,6 +229,10 @@ public final class StorageConfig {
     private int poolSize = DEFAULT_POOL_SIZE;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private Sync sync = Sync.FULL;
+    private String sslMode;
+    private Path sslRootCert;
+    private Path sslCert;
+    private Path sslKey;
 
     private Builder() {}
 
@@ -240,6 +284,27 @@ public final class StorageConfig {
       return this;
     }
 
+    /** PostgreSQL: the driver's {@code sslmode} (the driver's default, prefer, unless set). */
+    public Builder sslMode(String value) {
+      this.sslMode = value;
+      return this;
+    }
+
+    /**
+     * PostgreSQL: the authorities trusted for the server's certificate (verify-ca, verify-full).
+     */
+    public Builder sslRootCert(Path value) {
+      this.sslRootCert = value;
+      return this;
+    }
+
+    /** PostgreSQL: a client certificate and its key, for a server that asks for one. */
+    public Builder sslCert(Path certificate, Path key) {
+      this.sslCert = certificate;
+      this.sslKey = key;
+      return this;
+    }
+
     /** The configuration; fails listing every broken rule. */
     public StorageConfig build() {
       if (type == null) {
@@ -268,6 +333,7 @@ public final class StorageConfig {
         problems.atMost("sluice.store.connectTimeout", connectTimeout, ConfigProblems.MAX_DURATION);
       }
       problems.check(sync != null, "sluice.store.sync", null, "is required");
+      StorageSsl.check(type, url, sslMode, sslRootCert, sslCert, sslKey, problems);
       problems.throwIfAny();
       return new StorageConfig(this);
     }

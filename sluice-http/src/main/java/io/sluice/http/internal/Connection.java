@@ -71,6 +71,7 @@ final class Connection {
   private long deadlineNanos;
   private long timerDueNanos;
   private String remoteAddress;
+  private String clientCertificate;
   private Exchange current;
   private boolean closing;
 
@@ -202,6 +203,18 @@ final class Connection {
     return remoteAddress;
   }
 
+  /**
+   * The subject of the certificate the client proved it holds over TLS, worked out once per
+   * connection; null on plain HTTP or when the client showed none.
+   */
+  private String clientCertificate() {
+    if (clientCertificate == null) {
+      String subject = ServerTls.clientSubject(ctx.pipeline());
+      clientCertificate = subject == null ? "" : subject;
+    }
+    return clientCertificate.isEmpty() ? null : clientCertificate;
+  }
+
   /** Answers {@code status} itself and closes: the request cannot be read any further. */
   void refuse(Refusal reason, HttpResponseStatus status, String text) {
     if (state == State.CLOSED) {
@@ -283,7 +296,8 @@ final class Connection {
     }
     Object payload = body != null ? body : Exchanges.body((FullHttpRequest) request);
     Message message =
-        Exchanges.toMessage(request, payload, uri, route, match.params(), remoteAddress());
+        Exchanges.toMessage(
+            request, payload, uri, route, match.params(), remoteAddress(), clientCertificate());
     route
         .flow()
         .offer(message)

@@ -5,9 +5,12 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.http.internal.HttpMetrics.Refusal;
 import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The first handler of a connection, before the HTTP codec: it admits the connection (or answers
@@ -15,6 +18,8 @@ import java.nio.charset.StandardCharsets;
  * closes itself when it idles.
  */
 final class ConnectionHandler extends ChannelDuplexHandler {
+
+  private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
 
   private final HttpServer server;
   private Connection connection;
@@ -56,6 +61,20 @@ final class ConnectionHandler extends ChannelDuplexHandler {
     }
     connection.bytesArrived();
     super.channelRead(ctx, msg);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+    if (event instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
+      // An old protocol, no trusted client certificate, plain HTTP on an HTTPS port: the
+      // handshake handler closes the connection; the refusal is counted, the cause is the client's.
+      server.metrics().refused(Refusal.TLS_HANDSHAKE);
+      log.debug(
+          "TLS handshake with {} failed: {}",
+          ctx.channel().remoteAddress(),
+          handshake.cause().toString());
+    }
+    super.userEventTriggered(ctx, event);
   }
 
   @Override

@@ -50,20 +50,33 @@ public final class Exchanges {
       QueryStringDecoder uri,
       Route route,
       Map<String, String> pathParams,
-      String remoteAddress) {
-    return Message.of(
-        payload,
-        Map.ofEntries(
-            Map.entry("method", request.method().name()),
-            Map.entry("path", uri.path()),
-            Map.entry("requestUri", request.uri()),
-            Map.entry("queryString", uri.rawQuery()),
-            Map.entry("listenerPath", route.pattern().toString()),
-            Map.entry("version", request.protocolVersion().text()),
-            Map.entry("remoteAddress", remoteAddress),
-            Map.entry("headers", headers(request.headers())),
-            Map.entry("queryParams", firstValues(uri.parameters())),
-            Map.entry("pathParams", Map.copyOf(pathParams))));
+      String remoteAddress,
+      String clientCertificate) {
+    Message message =
+        Message.of(
+            payload,
+            Map.ofEntries(
+                Map.entry("method", request.method().name()),
+                Map.entry("path", uri.path()),
+                Map.entry("requestUri", request.uri()),
+                Map.entry("queryString", uri.rawQuery()),
+                Map.entry("listenerPath", route.pattern().toString()),
+                Map.entry("version", request.protocolVersion().text()),
+                Map.entry("remoteAddress", remoteAddress),
+                Map.entry("headers", headers(request.headers())),
+                Map.entry("queryParams", firstValues(uri.parameters())),
+                Map.entry("pathParams", Map.copyOf(pathParams))));
+    return clientCertificate == null
+        ? message
+        : message.withAttributes(
+            with(message.attributes(), "clientCertificate", clientCertificate));
+  }
+
+  private static Map<String, Object> with(
+      Map<String, Object> attributes, String key, Object value) {
+    Map<String, Object> more = new HashMap<>(attributes);
+    more.put(key, value);
+    return more;
   }
 
   /**
@@ -215,7 +228,9 @@ public final class Exchanges {
     return response;
   }
 
-  /** Parses an {@code http://} URL; fails naming the rule when it is not one. */
+  /**
+   * Parses an {@code http://} or {@code https://} URL; fails naming the rule when it is not one.
+   */
   public static URI httpUri(String url) {
     URI uri;
     try {
@@ -223,11 +238,18 @@ public final class Exchanges {
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException("url '" + url + "' is not a URL: " + e.getMessage());
     }
-    if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+    String scheme = uri.getScheme();
+    if (!("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))
+        || uri.getHost() == null) {
       throw new IllegalArgumentException(
-          "url '" + url + "' must be http://host[:port]/path (https is not supported yet)");
+          "url '" + url + "' must be http://host[:port]/path or https://host[:port]/path");
     }
     return uri;
+  }
+
+  /** Whether a URL {@link #httpUri} parsed is {@code https}. */
+  public static boolean secure(URI uri) {
+    return "https".equalsIgnoreCase(uri.getScheme());
   }
 
   /** The request an outbound call sends: the config's method and headers, the payload as body. */

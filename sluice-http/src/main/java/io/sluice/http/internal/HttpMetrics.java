@@ -17,8 +17,10 @@ final class HttpMetrics {
     CONNECTIONS,
     /** The flow was full: 503 with Retry-After. */
     BUSY,
-    /** A malformed request line or header: 400. */
+    /** A malformed request line, header or target (a bad percent-escape): 400. */
     MALFORMED,
+    /** A version other than HTTP/1.x: 505. */
+    VERSION_NOT_SUPPORTED,
     /** A request line over maxInitialLineLength: 414. */
     LINE_TOO_LONG,
     /** Headers over maxHeaderSize: 431. */
@@ -32,7 +34,9 @@ final class HttpMetrics {
     /** The client went away before its response was written. */
     CLIENT_GONE,
     /** No route for the path (404) or the method (405). */
-    NO_ROUTE;
+    NO_ROUTE,
+    /** A TLS handshake that failed: an old protocol, no trusted client certificate, not TLS. */
+    TLS_HANDSHAKE;
 
     String tag() {
       return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
@@ -65,6 +69,16 @@ final class HttpMetrics {
                     .tag("status", Integer.toString(s))
                     .description("Responses written, by status")
                     .register(registry))
+        .increment();
+  }
+
+  /** A listener looked at its changed TLS files: {@code reloaded} or {@code failed}. */
+  void tlsReload(String result) {
+    Counter.builder("sluice.http.tls.reloads")
+        .tags(tags)
+        .tag("result", result)
+        .description("Changed TLS files loaded for new connections, or that failed to load")
+        .register(registry)
         .increment();
   }
 

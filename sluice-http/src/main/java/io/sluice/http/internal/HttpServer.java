@@ -47,6 +47,7 @@ public final class HttpServer {
   private volatile boolean streaming;
   private volatile boolean draining;
   private final HttpMetrics metrics;
+  private final ServerTls tls;
   private final Channel channel;
 
   /** Binds {@code config}'s address; fails with a clear message when it cannot. */
@@ -54,6 +55,10 @@ public final class HttpServer {
     this.config = config;
     this.group = NettyEngine.acquire();
     try {
+      this.tls =
+          config.tls() == null
+              ? null
+              : new ServerTls(config.tls(), config.host() + ":" + config.port());
       this.channel = bind();
     } catch (RuntimeException e) {
       release();
@@ -92,6 +97,12 @@ public final class HttpServer {
 
   private void pipeline(ChannelPipeline pipeline) {
     ConnectionHandler head = new ConnectionHandler(this);
+    if (tls != null) {
+      // First: everything after it, the raw 503 of a connection too many included, is TLS.
+      pipeline.addLast(
+          "tls",
+          tls.newHandler(pipeline.channel().alloc(), config.requestTimeout().toMillis(), metrics));
+    }
     pipeline.addLast("connection", head);
     pipeline.addLast(
         "codec",

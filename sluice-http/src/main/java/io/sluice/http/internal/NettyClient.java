@@ -16,18 +16,25 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AttributeKey;
+import io.sluice.http.TlsConfig;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
- * Outbound HTTP on the shared Netty engine: one pool of kept-alive connections per host and port,
- * at most {@code maxConnectionsPerHost} in use at once (the per-host concurrency limit; more calls
- * wait for a connection in turn).
+ * Outbound HTTP and HTTPS on the shared Netty engine: one pool of kept-alive connections per
+ * scheme, host and port, at most {@code maxConnectionsPerHost} in use at once (the per-host
+ * concurrency limit; more calls wait for a connection in turn).
  */
 public final class NettyClient implements AutoCloseable {
 
@@ -41,26 +48,82 @@ public final class NettyClient implements AutoCloseable {
   private final Duration acquireTimeout;
   private final int maxConnectionsPerHost;
   private final int maxResponseSize;
+  private final TlsConfig tls;
+  private final ReentrantLock tlsLoading = new ReentrantLock();
+  private volatile SslContext tlsContext;
 
   /** A client with these limits; {@link #close()} gives the engine back. */
   public NettyClient(
       Duration connectTimeout,
       Duration acquireTimeout,
       int maxConnectionsPerHost,
-      int maxResponseSize) {
+      int maxResponseSize,
+      TlsConfig tls) {
     this.connectTimeout = connectTimeout;
     this.acquireTimeout = acquireTimeout;
     this.maxConnectionsPerHost = maxConnectionsPerHost;
     this.maxResponseSize = maxResponseSize;
+    this.tls = tls;
+  }
+
+  /** The TLS context, made at the first https call: a requester calling only http needs none. */
+  private SslContext tlsContext() {
+    SslContext context = tlsContext;
+    if (context == null) {
+      tlsLoading.lock();
+      try {
+        context = tlsContext;
+        if (context == null) {
+          context = TlsContexts.client(tls);
+          tlsContext = context;
+        }
+      } finally {
+        tlsLoading.unlock();
+      }
+    }
+    return context;
   }
 
   /**
-   * Sends {@code request} to {@code host:port} on a pooled connection; the future completes with
+   * The exception a failed call throws: a failed TLS handshake says with whom and what to check,
+   * anything else is the cause itself.
+   */
+  public static Exception explain(Throwable cause, String call) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof SSLException || t instanceof NotSslRecordException) {
+        SSLHandshakeException clear =
+            new SSLHandshakeException(
+                call
+                    + ": the TLS handshake failed ("
+                    + t.getMessage()
+                    + "). Check that the server speaks HTTPS on this port, that its certificate"
+                    + " is issued for this host name and comes from a trusted authority");
+        clear.initCause(cause);
+        return clear;
+      }
+    }
+    return cause instanceof Exception e ? e : new IOException(call + " failed: " + cause, cause);
+  }
+
+  /**
+   * Sends {@code request} to {@code host:port} on a pooled connection (over TLS when {@code
+   * secure}, the host name verified against the server's certificate); the future completes with
    * the whole response (the caller releases it) or fails. Cancelling the future closes the
    * connection.
    */
-  public CompletableFuture<FullHttpResponse> send(String host, int port, FullHttpRequest request) {
-    FixedChannelPool pool = pools.computeIfAbsent(host + ":" + port, key -> pool(host, port));
+  public CompletableFuture<FullHttpResponse> send(
+      boolean secure, String host, int port, FullHttpRequest request) {
+    SslContext context;
+    try {
+      context = secure ? tlsContext() : null;
+    } catch (RuntimeException e) {
+      request.release();
+      return CompletableFuture.failedFuture(e);
+    }
+    FixedChannelPool pool =
+        pools.computeIfAbsent(
+            (secure ? "https://" : "http://") + host + ":" + port,
+            key -> pool(context, host, port));
     CompletableFuture<FullHttpResponse> response = new CompletableFuture<>();
     pool.acquire()
         .addListener(
@@ -96,7 +159,7 @@ public final class NettyClient implements AutoCloseable {
     pool.release(channel);
   }
 
-  private FixedChannelPool pool(String host, int port) {
+  private FixedChannelPool pool(SslContext context, String host, int port) {
     Bootstrap bootstrap =
         new Bootstrap()
             .group(group)
@@ -109,6 +172,12 @@ public final class NettyClient implements AutoCloseable {
         new AbstractChannelPoolHandler() {
           @Override
           public void channelCreated(Channel channel) {
+            if (context != null) {
+              // The peer's host and port: the JDK checks the certificate against that name.
+              SslHandler tlsHandler = context.newHandler(channel.alloc(), host, port);
+              tlsHandler.setHandshakeTimeoutMillis(connectTimeout.toMillis());
+              channel.pipeline().addLast(tlsHandler);
+            }
             channel
                 .pipeline()
                 .addLast(new HttpClientCodec())

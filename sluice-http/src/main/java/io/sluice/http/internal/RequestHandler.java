@@ -5,6 +5,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -12,8 +13,9 @@ import io.netty.util.ReferenceCountUtil;
 import io.sluice.http.internal.HttpMetrics.Refusal;
 
 /**
- * Between the codec and the aggregator it answers what the codec could not decode (400, 414, 431);
- * after the aggregator it hands each whole request to its connection.
+ * Between the codec and the aggregator it answers what the codec could not decode (400, 414, 431)
+ * and what it decoded but is not served (a version other than HTTP/1.x: 505; a target that is not
+ * valid percent-encoding: 400); after the aggregator it hands each whole request to its connection.
  */
 final class RequestHandler extends ChannelInboundHandlerAdapter {
 
@@ -58,6 +60,11 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
     DecoderResult result = msg instanceof HttpObject o ? o.decoderResult() : DecoderResult.SUCCESS;
     if (result.isSuccess()) {
+      if (msg instanceof HttpRequest request && !accepted(request)) {
+        failed = true;
+        ReferenceCountUtil.release(msg);
+        return;
+      }
       ctx.fireChannelRead(msg);
       return;
     }
@@ -79,6 +86,29 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
           HttpResponseStatus.BAD_REQUEST,
           "the request line or a header is malformed");
     }
+  }
+
+  /**
+   * Whether a decoded request head may go on: a version other than HTTP/1.x is answered 505, a
+   * target that is not valid percent-encoding 400, each saying why (the body that may follow is not
+   * read: the connection closes).
+   */
+  private boolean accepted(HttpRequest request) {
+    String version = RequestTarget.unsupportedVersion(request);
+    if (version != null) {
+      head.connection()
+          .refuse(
+              Refusal.VERSION_NOT_SUPPORTED,
+              HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
+              version);
+      return false;
+    }
+    String target = RequestTarget.check(request);
+    if (target != null) {
+      head.connection().refuse(Refusal.MALFORMED, HttpResponseStatus.BAD_REQUEST, target);
+      return false;
+    }
+    return true;
   }
 
   @Override

@@ -100,6 +100,15 @@ final class ApplicationMapper {
     config.password(node.text("password", null));
     config.poolSize(node.integer("poolSize", StorageConfig.DEFAULT_POOL_SIZE));
     config.connectTimeout(node.duration("connectTimeout", StorageConfig.DEFAULT_CONNECT_TIMEOUT));
+    config.sslMode(node.text("sslMode", null));
+    if (node.has("sslRootCert")) {
+      config.sslRootCert(processorMapper.path(node, "sslRootCert"));
+    }
+    if (node.has("sslCert") || node.has("sslKey")) {
+      config.sslCert(
+          node.has("sslCert") ? processorMapper.path(node, "sslCert") : null,
+          node.has("sslKey") ? processorMapper.path(node, "sslKey") : null);
+    }
     StorageConfig built = problems.attempt("", config::build);
     if (built != null) {
       application.storage(built);

@@ -45,6 +45,41 @@ class StoreAndPersistenceAreMappedFromYamlTest {
   }
 
   @Test
+  void postgresTlsSettingsAreReadAndAMissingCertificateIsReportedWithItsKey() {
+    StorageConfig store =
+        Configs.build(
+                """
+                sluice:
+                  store:
+                    url: jdbc:postgresql://db:5432/sluice
+                    sslMode: verify-full
+                flows: [ { name: bare } ]
+                """)
+            .storageConfig();
+    assertThat(store.sslMode()).isEqualTo("verify-full");
+    List<ConfigProblem> problems =
+        Configs.problems(
+            """
+            sluice:
+              store:
+                url: jdbc:postgresql://db:5432/sluice
+                sslMode: verify-ca
+                sslRootCert: no-such-ca.pem
+                sslCert: client.pem
+            flows: [ { name: bare } ]
+            """);
+    assertThat(problems)
+        .extracting(ConfigProblem::path)
+        .contains("sluice.store.sslRootCert", "sluice.store.sslKey");
+    assertThat(
+            Configs.problems(
+                "sluice: { store: { url: 'jdbc:postgresql://db/x', sslMode: always } }\n"
+                    + "flows: [ { name: bare } ]"))
+        .extracting(ConfigProblem::path)
+        .contains("sluice.store.sslMode");
+  }
+
+  @Test
   void memoryAndSyncAndDataDirAreRead() {
     Application memory =
         Configs.build("sluice: { store: { type: memory } }\nflows: [ { name: bare } ]");

@@ -87,11 +87,13 @@ public record TlsConfig(
         "protocols",
         protocols,
         "must be TLSv1.2, TLSv1.3 or both");
-    problems.check(
+    if (problems.check(
         reloadInterval != null && !reloadInterval.isNegative(),
         "reloadInterval",
         reloadInterval,
-        "must be a duration of 0 or more");
+        "must be a duration of 0 or more")) {
+      problems.atMost("reloadInterval", reloadInterval, ConfigProblems.MAX_DURATION);
+    }
     if (problems.isEmpty()) {
       TlsContexts.check(certificate, key, keyStore, password, trustedCertificates, problems);
     }

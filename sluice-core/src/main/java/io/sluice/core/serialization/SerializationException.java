@@ -20,11 +20,14 @@ public class SerializationException extends SluiceException {
   }
 
   /**
-   * Why a read failed: {@link RecordFault#UNREADABLE} unless the error knows better ({@link
-   * CorruptRecordException}, {@link ClassNotAllowedException}).
+   * Why a read failed: the fault of the failed read this error wraps, if it wraps one; otherwise
+   * {@link RecordFault#UNREADABLE} unless the error knows better ({@link CorruptRecordException},
+   * {@link ClassNotAllowedException}).
    */
   public RecordFault fault() {
-    return RecordFault.UNREADABLE;
+    return getCause() instanceof SerializationException read
+        ? read.fault()
+        : RecordFault.UNREADABLE;
   }
 
   /** The fault and the message in one line: {@code checksum mismatch: A record of 93 bytes...}. */

@@ -189,29 +189,30 @@ final class JdbcDurableQueue implements DurableQueue {
     if (max < 1) {
       throw new IllegalArgumentException("max must be at least 1, was " + max);
     }
-    long now = storage.clock().millis();
-    long expires = now + options.lockTimeout().toMillis();
-    List<Taken> taken =
-        storage.write("take from queue '" + name + "'", tx -> takeRows(tx, max, now, expires));
-    List<Delivery> deliveries = new ArrayList<>(taken.size());
-    List<UnreadableMessages.Unreadable> poison = List.of();
-    Instant expiry = Instant.ofEpochMilli(expires);
-    for (Taken row : taken) {
-      Object payload;
-      try {
-        payload = values.read(row.payload());
-      } catch (SerializationException e) {
-        if (poison.isEmpty()) {
-          poison = new ArrayList<>();
+    List<Delivery> deliveries;
+    boolean metUnreadable;
+    // A take that met only unreadable messages takes again at once: ready ones may be behind them.
+    do {
+      long now = storage.clock().millis();
+      long expires = now + options.lockTimeout().toMillis();
+      List<Taken> taken =
+          storage.write("take from queue '" + name + "'", tx -> takeRows(tx, max, now, expires));
+      deliveries = new ArrayList<>(taken.size());
+      List<UnreadableMessages.Unreadable> poison = new ArrayList<>(0);
+      Instant expiry = Instant.ofEpochMilli(expires);
+      for (Taken row : taken) {
+        try {
+          Object payload = values.read(row.payload());
+          deliveries.add(new Delivery(row.id(), payload, row.deliveries(), owner, expiry));
+        } catch (SerializationException e) {
+          poison.add(new UnreadableMessages.Unreadable(row.id(), row.deliveries(), e));
         }
-        poison.add(new UnreadableMessages.Unreadable(row.id(), row.deliveries(), e));
-        continue;
       }
-      deliveries.add(new Delivery(row.id(), payload, row.deliveries(), owner, expiry));
-    }
-    if (!poison.isEmpty()) {
-      unreadable.deadLetter(poison, expires);
-    }
+      metUnreadable = !poison.isEmpty();
+      if (metUnreadable) {
+        unreadable.deadLetter(poison, expires);
+      }
+    } while (deliveries.isEmpty() && metUnreadable);
     deliveries.sort(Comparator.comparingLong(Delivery::id));
     return deliveries;
   }

@@ -146,6 +146,20 @@ abstract class PoisonMessagesContract {
     assertThat(poisonCount()).isEqualTo(1.0);
   }
 
+  /** A take that met only unreadable messages takes again at once: good ones wait behind them. */
+  @Test
+  void aTakeOfOnlyUnreadableMessagesTakesTheReadyOnesBehindThem() throws Exception {
+    DurableQueue queue = queue("kryo");
+    List<Long> ids = queue.enqueueAll(List.of("bad-1", "bad-2", "bad-3", "good"));
+    for (long id : ids.subList(0, 3)) {
+      flipLastByte(id);
+    }
+
+    assertThat(queue.take(2)).extracting(Delivery::payload).containsExactly("good");
+    assertThat(queue.deadLetterCount()).isEqualTo(3);
+    assertThat(poisonCount()).isEqualTo(3.0);
+  }
+
   /**
    * Listing dead letters does not fail on one whose bytes went bad after it died: it is listed
    * without a payload, the reason read now.

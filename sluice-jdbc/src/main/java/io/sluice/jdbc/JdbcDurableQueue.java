@@ -1,5 +1,6 @@
 package io.sluice.jdbc;
 
+import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Delivery;
 import io.sluice.core.store.DurableQueue;
@@ -26,6 +27,8 @@ import java.util.Objects;
  * visible_at <= now} and one index serves the take. Ack, nack and release are fenced by the id, the
  * owner, the lock expiry and the delivery count the delivery saw, so a late answer after the
  * message was taken again changes nothing. All writes go through the storage's group-commit writer.
+ * A taken message whose payload cannot be read goes to the dead letters at once ({@link
+ * UnreadableMessages}); the take returns the others.
  */
 final class JdbcDurableQueue implements DurableQueue {
 
@@ -67,6 +70,7 @@ final class JdbcDurableQueue implements DurableQueue {
   private final StoredValues values;
   private final String owner;
   private final String take;
+  private final UnreadableMessages unreadable;
   private final GroupCommitWriter.SharedWork<List<byte[]>, List<Long>> inserts = this::insertAll;
 
   JdbcDurableQueue(JdbcStorage storage, String name, QueueOptions options, StoredValues values) {
@@ -76,6 +80,7 @@ final class JdbcDurableQueue implements DurableQueue {
     this.values = values;
     this.owner = options.ownerOrMadeUp();
     this.take = storage.dialect().take();
+    this.unreadable = new UnreadableMessages(storage, name, owner);
   }
 
   @Override
@@ -172,24 +177,42 @@ final class JdbcDurableQueue implements DurableQueue {
     return ids;
   }
 
-  /** A taken row before its payload is read (outside the writer). */
-  private record Taken(long id, byte[] payload, int deliveries) {}
+  /** A taken row before its payload is read (outside the writer); a dead one's reason, if any. */
+  private record Taken(long id, byte[] payload, int deliveries, String reason) {
+    Taken(long id, byte[] payload, int deliveries) {
+      this(id, payload, deliveries, null);
+    }
+  }
 
   @Override
   public List<Delivery> take(int max) {
     if (max < 1) {
       throw new IllegalArgumentException("max must be at least 1, was " + max);
     }
-    long now = storage.clock().millis();
-    long expires = now + options.lockTimeout().toMillis();
-    List<Taken> taken =
-        storage.write("take from queue '" + name + "'", tx -> takeRows(tx, max, now, expires));
-    List<Delivery> deliveries = new ArrayList<>(taken.size());
-    Instant expiry = Instant.ofEpochMilli(expires);
-    for (Taken row : taken) {
-      deliveries.add(
-          new Delivery(row.id(), values.read(row.payload()), row.deliveries(), owner, expiry));
-    }
+    List<Delivery> deliveries;
+    boolean metUnreadable;
+    // A take that met only unreadable messages takes again at once: ready ones may be behind them.
+    do {
+      long now = storage.clock().millis();
+      long expires = now + options.lockTimeout().toMillis();
+      List<Taken> taken =
+          storage.write("take from queue '" + name + "'", tx -> takeRows(tx, max, now, expires));
+      deliveries = new ArrayList<>(taken.size());
+      List<UnreadableMessages.Unreadable> poison = new ArrayList<>(0);
+      Instant expiry = Instant.ofEpochMilli(expires);
+      for (Taken row : taken) {
+        try {
+          Object payload = values.read(row.payload());
+          deliveries.add(new Delivery(row.id(), payload, row.deliveries(), owner, expiry));
+        } catch (SerializationException e) {
+          poison.add(new UnreadableMessages.Unreadable(row.id(), row.deliveries(), e));
+        }
+      }
+      metUnreadable = !poison.isEmpty();
+      if (metUnreadable) {
+        unreadable.deadLetter(poison, expires);
+      }
+    } while (deliveries.isEmpty() && metUnreadable);
     deliveries.sort(Comparator.comparingLong(Delivery::id));
     return deliveries;
   }
@@ -407,17 +430,20 @@ final class JdbcDurableQueue implements DurableQueue {
     List<Taken> rows =
         storage.query(
             "read the dead letters of queue '" + name + "'",
-            "SELECT q.id, (SELECT payload FROM sluice_queue_payload p WHERE p.id = q.id), deliveries"
+            "SELECT q.id, (SELECT payload FROM sluice_queue_payload p WHERE p.id = q.id), deliveries,"
+                + " (SELECT reason FROM sluice_queue_dead d WHERE d.id = q.id)"
                 + DEAD_WHERE
                 + " ORDER BY q.id LIMIT ?",
-            rs -> new Taken(rs.getLong(1), rs.getBytes(2), rs.getInt(3)),
+            rs -> new Taken(rs.getLong(1), rs.getBytes(2), rs.getInt(3), rs.getString(4)),
             name,
             options.maxDeliveries(),
             storage.clock().millis(),
             max);
     List<Delivery> dead = new ArrayList<>(rows.size());
     for (Taken row : rows) {
-      dead.add(new Delivery(row.id(), values.read(row.payload()), row.deliveries(), null, null));
+      dead.add(
+          UnreadableMessages.deadLetter(
+              values, row.id(), row.payload(), row.deliveries(), row.reason()));
     }
     return dead;
   }

@@ -1,5 +1,6 @@
 package io.sluice.jdbc;
 
+import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.ObjectStore;
 import io.sluice.core.store.ObjectStoreOptions;
@@ -182,9 +183,25 @@ final class JdbcObjectStore implements ObjectStore {
             name,
             key,
             storage.clock().millis());
-    return record.isEmpty()
-        ? Optional.empty()
-        : Optional.ofNullable(values.read(record.getFirst()));
+    if (record.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.ofNullable(values.read(record.getFirst()));
+    } catch (SerializationException e) {
+      // Only this entry is lost; say which, and how to get rid of it.
+      throw new SerializationException(
+          "Key '"
+              + key
+              + "' of object store '"
+              + name
+              + "' cannot be read ("
+              + e.fault().label()
+              + "): "
+              + e.getMessage()
+              + ". Put a new value under it or remove it",
+          e);
+    }
   }
 
   @Override

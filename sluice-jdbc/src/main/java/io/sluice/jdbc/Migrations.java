@@ -34,7 +34,8 @@ final class Migrations {
           new Migration(1, "stores_and_queues"),
           new Migration(2, "lean_rows"),
           new Migration(3, "jobs"),
-          new Migration(4, "batch"));
+          new Migration(4, "batch"),
+          new Migration(5, "unreadable_records"));
 
   /** The newest version this code knows. */
   static final int LATEST = ALL.getLast().version();

@@ -56,7 +56,8 @@ class MigrationsTest {
 
     try (Connection c = sqliteFile()) {
       assertThat(schemaRows(c))
-          .containsExactly("1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch");
+          .containsExactly(
+              "1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch", "5 unreadable_records");
     }
   }
 
@@ -72,7 +73,7 @@ class MigrationsTest {
         .hasMessage(
             "The SQLite database "
                 + dir.resolve("sluice.db").toAbsolutePath()
-                + " has schema version 7, this Sluice knows up to 4; upgrade Sluice or use"
+                + " has schema version 7, this Sluice knows up to 5; upgrade Sluice or use"
                 + " another database");
   }
 
@@ -83,7 +84,8 @@ class MigrationsTest {
 
     try (Connection c = DB.connect()) {
       assertThat(schemaRows(c))
-          .containsExactly("1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch");
+          .containsExactly(
+              "1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch", "5 unreadable_records");
       ResultSet rs =
           c.createStatement()
               .executeQuery(
@@ -91,7 +93,7 @@ class MigrationsTest {
                       + DB.schema()
                       + "' AND table_name LIKE 'sluice_%'");
       rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(11);
+      assertThat(rs.getInt(1)).isEqualTo(12);
     }
   }
 
@@ -119,7 +121,8 @@ class MigrationsTest {
     assertThat(failures).isEmpty();
     try (Connection c = DB.connect()) {
       assertThat(schemaRows(c))
-          .containsExactly("1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch");
+          .containsExactly(
+              "1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch", "5 unreadable_records");
     }
   }
 
@@ -133,7 +136,7 @@ class MigrationsTest {
           .hasMessageContaining(
               "The PostgreSQL database jdbc:postgresql://127.0.0.1:5432/test?currentSchema="
                   + DB.schema()
-                  + " as postgres has schema version 9, this Sluice knows up to 4; upgrade"
+                  + " as postgres has schema version 9, this Sluice knows up to 5; upgrade"
                   + " Sluice or use another database");
     } finally {
       DB.execute("DELETE FROM sluice_schema WHERE version = 9");
@@ -203,7 +206,8 @@ class MigrationsTest {
 
   private static void assertUpgraded(Connection c) throws SQLException {
     assertThat(schemaRows(c))
-        .containsExactly("1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch");
+        .containsExactly(
+            "1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch", "5 unreadable_records");
     ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sluice_queue_payload");
     rs.next();
     assertThat(rs.getInt(1)).as("payload rows left after the ack").isZero();

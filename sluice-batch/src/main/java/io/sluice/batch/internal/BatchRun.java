@@ -95,6 +95,7 @@ public final class BatchRun {
   private volatile long startedNanos = System.nanoTime();
   private final AtomicLong stopPolled = new AtomicLong(System.nanoTime());
   private final String onComplete;
+  private final UnreadableBlocks unreadable;
 
   /** A block in flight, and whether it holds one of the places ({@link #slots}). */
   private static final class Flight {
@@ -194,6 +195,7 @@ public final class BatchRun {
             .tag("job", job.name())
             .description("Calls a downstream throttled, made again after a pause")
             .register(registry);
+    this.unreadable = new UnreadableBlocks(job, store, registry);
     this.slots = new Semaphore(blocksInFlight(job));
     this.movers =
         Executors.newFixedThreadPool(
@@ -302,9 +304,27 @@ public final class BatchRun {
         !page.isEmpty() && mayDispatch();
         page = store.pending(instance, after, PAGE)) {
       for (BlockStore.Block block : page) {
-        dispatch(block);
+        if (block.unreadable() == null) {
+          dispatch(block);
+        } else if (mayDispatch()) {
+          dropUnreadable(block);
+        }
         after = block.number();
       }
+    }
+  }
+
+  /** Counts the records of a block that cannot be read as failed, through every step. */
+  private void dropUnreadable(BlockStore.Block block) {
+    UnreadableBlocks.Dropped dropped = unreadable.drop(block);
+    if (dropped != null) {
+      long records = dropped.records();
+      failed.addAndGet(records);
+      failedMeter.increment(records);
+      processed.addAndGet(records);
+      processedThisRun.addAndGet(records);
+      processedMeter.increment(records);
+      sample(dropped.sample());
     }
   }
 

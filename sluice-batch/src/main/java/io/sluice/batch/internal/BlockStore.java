@@ -5,6 +5,7 @@ import static io.sluice.jdbc.JdbcAccess.bind;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchState;
 import io.sluice.batch.StepCounts;
+import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.jdbc.JdbcAccess;
 import java.sql.PreparedStatement;
@@ -26,8 +27,24 @@ import java.util.Optional;
  */
 public final class BlockStore {
 
-  /** A block waiting for step {@code step}. */
-  public record Block(long instance, long number, int step, List<BatchRecord> records) {}
+  /**
+   * A block waiting for step {@code step}; when its stored records cannot be read, none, and why in
+   * {@code unreadable}.
+   */
+  public record Block(
+      long instance, long number, int step, List<BatchRecord> records, Unreadable unreadable) {
+
+    /** A block whose records were read. */
+    public Block(long instance, long number, int step, List<BatchRecord> records) {
+      this(instance, number, step, records, null);
+    }
+  }
+
+  /**
+   * Why a block's stored records cannot be read, and how many records it holds: null when it was
+   * stored before schema v5 kept the count.
+   */
+  public record Unreadable(String reason, Integer records) {}
 
   private final JdbcAccess db;
   private final StoredValues values;
@@ -117,14 +134,15 @@ public final class BlockStore {
         tx -> {
           PreparedStatement insert =
               tx.prepare(
-                  "INSERT INTO sluice_batch_block (instance_id, block_no, step, records)"
-                      + " VALUES (?, ?, 0, ?) ON CONFLICT (instance_id, block_no) DO NOTHING");
+                  "INSERT INTO sluice_batch_block (instance_id, block_no, step, records,"
+                      + " record_count) VALUES (?, ?, 0, ?, ?)"
+                      + " ON CONFLICT (instance_id, block_no) DO NOTHING");
           List<Boolean> inserted = new ArrayList<>(blocks.size());
           long records = 0;
           long failed = 0;
           for (int i = 0; i < blocks.size(); i++) {
             Loaded block = blocks.get(i);
-            bind(insert, instance, block.number(), stored.get(i));
+            bind(insert, instance, block.number(), stored.get(i), block.records().size());
             boolean fresh = insert.executeUpdate() == 1;
             inserted.add(fresh);
             if (fresh) {
@@ -161,12 +179,37 @@ public final class BlockStore {
     byte[] stored = last ? null : values.write(new ArrayList<>(records));
     long processed = last ? records.size() : 0;
     long successful = last ? records.stream().filter(r -> !r.failed()).count() : 0;
+    return move(
+        instance, number, step, stored, records.size(), processed, successful, counts, newlyFailed);
+  }
+
+  /**
+   * Takes block {@code number}, whose stored records cannot be read, out at step {@code step}: its
+   * {@code records} count as failed at that step and through every step (none successful), in one
+   * commit. Returns false, changing nothing, when the block was not at {@code step}.
+   */
+  public boolean dropUnreadable(long instance, long number, int step, long records) {
+    return move(
+        instance, number, step, null, 0, records, 0, new StepCounts(records, records, 0), records);
+  }
+
+  /** Moves a block past {@code step} (deletes it when {@code stored} is null) with its counts. */
+  private boolean move(
+      long instance,
+      long number,
+      int step,
+      byte[] stored,
+      int size,
+      long processed,
+      long successful,
+      StepCounts counts,
+      long newlyFailed) {
     long now = clock.millis();
     return db.write(
         "move block " + number + " of batch instance " + instance + " past step " + step,
         tx -> {
           PreparedStatement move;
-          if (last) {
+          if (stored == null) {
             move =
                 tx.prepare(
                     "DELETE FROM sluice_batch_block WHERE instance_id = ? AND block_no = ?"
@@ -175,9 +218,9 @@ public final class BlockStore {
           } else {
             move =
                 tx.prepare(
-                    "UPDATE sluice_batch_block SET step = step + 1, records = ?"
+                    "UPDATE sluice_batch_block SET step = step + 1, records = ?, record_count = ?"
                         + " WHERE instance_id = ? AND block_no = ? AND step = ?");
-            bind(move, stored, instance, number, (long) step);
+            bind(move, stored, size, instance, number, (long) step);
           }
           if (move.executeUpdate() == 0) {
             return false;
@@ -248,14 +291,28 @@ public final class BlockStore {
 
   /**
    * Up to {@code max} blocks of {@code instance} after block {@code after}, in block order, that
-   * have not been through every step: what a resumed instance runs.
+   * have not been through every step: what a resumed instance runs. A block whose stored records
+   * cannot be read comes without them, saying why ({@link Block#unreadable()}), rather than failing
+   * the others.
    */
   public List<Block> pending(long instance, long after, int max) {
     return db.query(
         "read the blocks of batch instance " + instance,
-        "SELECT block_no, step, records FROM sluice_batch_block WHERE instance_id = ?"
-            + " AND block_no > ? ORDER BY block_no LIMIT ?",
-        rs -> new Block(instance, rs.getLong(1), rs.getInt(2), records(rs.getBytes(3))),
+        "SELECT block_no, step, records, record_count FROM sluice_batch_block"
+            + " WHERE instance_id = ? AND block_no > ? ORDER BY block_no LIMIT ?",
+        rs -> {
+          long number = rs.getLong(1);
+          int step = rs.getInt(2);
+          byte[] stored = rs.getBytes(3);
+          int count = rs.getInt(4);
+          Integer records = rs.wasNull() ? null : count;
+          try {
+            return new Block(instance, number, step, records(stored));
+          } catch (SerializationException e) {
+            return new Block(
+                instance, number, step, List.of(), new Unreadable(e.reason(), records));
+          }
+        },
         instance,
         after,
         (long) max);

@@ -106,6 +106,44 @@ abstract class BlockStoreContract {
   }
 
   @Test
+  void aBlockWhoseRecordsCannotBeReadIsListedWithWhyAndDroppedWithItsRecordsFailed() {
+    long instance = blocks.create("import", "v1");
+    blocks.load(instance, 0, records(1, 3), 4, 0);
+    blocks.load(instance, 1, records(4, 2), 6, 0);
+    JdbcAccess.of(storage)
+        .write(
+            "spoil block 0",
+            tx -> {
+              var update =
+                  tx.prepare(
+                      "UPDATE sluice_batch_block SET records = substr(records, 1, 10)"
+                          + " WHERE block_no = 0");
+              return update.executeUpdate();
+            });
+
+    List<BlockStore.Block> pending = blocks.pending(instance, -1, 10);
+
+    assertThat(pending).extracting(BlockStore.Block::number).containsExactly(0L, 1L);
+    BlockStore.Block spoiled = pending.getFirst();
+    assertThat(spoiled.records()).isEmpty();
+    assertThat(spoiled.unreadable().records()).isEqualTo(3);
+    assertThat(spoiled.unreadable().reason()).startsWith("truncated: A record of 10 bytes");
+    assertThat(pending.get(1).unreadable()).isNull();
+    assertThat(pending.get(1).records()).isEqualTo(records(4, 2));
+
+    assertThat(blocks.dropUnreadable(instance, 0, 0, 3)).isTrue();
+    assertThat(blocks.dropUnreadable(instance, 0, 0, 3)).as("gone already").isFalse();
+    assertThat(blocks.pending(instance, -1, 10))
+        .extracting(BlockStore.Block::number)
+        .containsExactly(1L);
+    assertThat(blocks.steps(instance)).isEqualTo(Map.of(0, new StepCounts(3, 3, 0)));
+    InstanceTable.Instance stored = blocks.find(instance).orElseThrow();
+    assertThat(stored.failed()).isEqualTo(3);
+    assertThat(stored.processed()).isEqualTo(3);
+    assertThat(stored.successful()).isZero();
+  }
+
+  @Test
   void everythingIsThereAgainAfterAReopen() throws Exception {
     long instance = blocks.create("import", "v1");
     blocks.load(instance, 0, records(1, 2), 3, 0);

@@ -20,6 +20,11 @@ public class ClassNotAllowedException extends SerializationException {
     this.className = className;
   }
 
+  @Override
+  public RecordFault fault() {
+    return RecordFault.CLASS_NOT_ALLOWED;
+  }
+
   /** The refused class. */
   public String className() {
     return className;

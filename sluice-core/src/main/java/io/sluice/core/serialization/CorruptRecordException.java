@@ -7,13 +7,31 @@ package io.sluice.core.serialization;
  */
 public class CorruptRecordException extends SerializationException {
 
+  private final RecordFault fault;
+
   /** The record is corrupt, as {@code message} says. */
   public CorruptRecordException(String message) {
-    super(message);
+    this(RecordFault.CORRUPT, message, null);
   }
 
   /** The record is corrupt, as {@code message} says, found through {@code cause}. */
   public CorruptRecordException(String message, Throwable cause) {
+    this(RecordFault.CORRUPT, message, cause);
+  }
+
+  /** The record cannot be read because of {@code fault}, as {@code message} says. */
+  public CorruptRecordException(RecordFault fault, String message) {
+    this(fault, message, null);
+  }
+
+  /** The record cannot be read because of {@code fault}, as {@code message} says. */
+  public CorruptRecordException(RecordFault fault, String message, Throwable cause) {
     super(message, cause);
+    this.fault = java.util.Objects.requireNonNull(fault, "fault");
+  }
+
+  @Override
+  public RecordFault fault() {
+    return fault;
   }
 }

@@ -39,6 +39,7 @@ public record RecordHeader(
   static RecordHeader parse(byte[] record) {
     if (record.length < SIZE) {
       throw new CorruptRecordException(
+          RecordFault.TRUNCATED,
           "A record of "
               + record.length
               + " bytes is shorter than the "
@@ -48,6 +49,7 @@ public record RecordHeader(
     int magic = u16(record, 0);
     if (magic != MAGIC) {
       throw new CorruptRecordException(
+          RecordFault.NOT_A_RECORD,
           String.format(
               "A record of %d bytes starts with 0x%04X, not the magic 0x%04X: it is not a Sluice"
                   + " stored value",
@@ -56,6 +58,7 @@ public record RecordHeader(
     int version = record[2] & 0xFF;
     if (version != VERSION) {
       throw new CorruptRecordException(
+          version > VERSION ? RecordFault.NEWER_FORMAT : RecordFault.CORRUPT,
           "A record of "
               + record.length
               + " bytes has header version "

@@ -27,7 +27,7 @@ import java.util.zip.CRC32C;
  * SerializationConfig#DEFAULT_NAME}, detected from what is installed ({@link #detected()}, shown by
  * {@link #describe()}). A record that is truncated, corrupt or larger than {@code
  * serialization.maxSize} fails with {@link CorruptRecordException}, checked before anything is
- * allocated for it.
+ * allocated for it; every failed read says why in its {@link SerializationException#fault()}.
  *
  * <p>Serializers and codecs come from {@link ServiceLoader} ({@link SerializerFactory}, {@link
  * CodecFactory}) and from {@link Builder#serializer}/{@link Builder#codec}. Immutable and
@@ -265,6 +265,7 @@ public final class StoredValues {
     ObjectSerializer reader = registry.serializersById[header.serializerId()];
     if (reader == null) {
       throw new CorruptRecordException(
+          RecordFault.UNKNOWN_SERIALIZER,
           "A record of "
               + length
               + " bytes was written by serializer id "
@@ -277,6 +278,7 @@ public final class StoredValues {
     }
     if (header.formatVersion() > reader.formatVersion()) {
       throw new CorruptRecordException(
+          RecordFault.NEWER_FORMAT,
           "A record of "
               + length
               + " bytes was written in format version "
@@ -290,6 +292,7 @@ public final class StoredValues {
     Codec decoder = registry.codecsById[header.codecId()];
     if (decoder == null) {
       throw new CorruptRecordException(
+          RecordFault.UNKNOWN_CODEC,
           "A record of "
               + length
               + " bytes was encoded by codec id "
@@ -305,6 +308,7 @@ public final class StoredValues {
     long following = length - RecordHeader.SIZE;
     if (header.encodedLength() != following) {
       throw new CorruptRecordException(
+          following < header.encodedLength() ? RecordFault.TRUNCATED : RecordFault.CORRUPT,
           "A record of "
               + length
               + " bytes declares "
@@ -317,6 +321,7 @@ public final class StoredValues {
     int actual = checksum(record);
     if (actual != header.checksum()) {
       throw new CorruptRecordException(
+          RecordFault.CHECKSUM_MISMATCH,
           String.format(
               "A record of %d bytes fails its checksum: the header says CRC32C 0x%08X, the bytes"
                   + " give 0x%08X: it is corrupt",
@@ -328,6 +333,7 @@ public final class StoredValues {
   private void checkDeclared(int length, long declared, String what) {
     if (declared > config.maxSize()) {
       throw new CorruptRecordException(
+          RecordFault.TOO_LARGE,
           "A record of "
               + length
               + " bytes declares "
@@ -348,7 +354,8 @@ public final class StoredValues {
     try {
       serialized = valid.codec().decode(encoded, originalLength);
     } catch (CorruptRecordException e) {
-      throw new CorruptRecordException("A record of " + length + " bytes: " + e.getMessage(), e);
+      throw new CorruptRecordException(
+          e.fault(), "A record of " + length + " bytes: " + e.getMessage(), e);
     } catch (SluiceException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -379,6 +386,7 @@ public final class StoredValues {
       throw e;
     } catch (CorruptRecordException | UncheckedIOException e) {
       throw new CorruptRecordException(
+          e instanceof CorruptRecordException c ? c.fault() : RecordFault.CORRUPT,
           "A record of "
               + length
               + " bytes cannot be read by serializer '"

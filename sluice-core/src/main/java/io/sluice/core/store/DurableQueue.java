@@ -16,6 +16,9 @@ import java.util.List;
  *       #release} hands it back at once without counting the delivery (the consumer was busy).
  *   <li>A message whose lock lapses (its consumer died) is delivered again. One taken {@link
  *       QueueOptions#maxDeliveries()} times and not acknowledged goes to the dead letters instead.
+ *   <li>A store that keeps payloads as bytes dead-letters a message whose bytes cannot be read as
+ *       soon as a take meets it, with the reason ({@link Delivery#deadReason()}), and returns the
+ *       others: one bad record never fails a take.
  *   <li>Competing consumers, on this node or others sharing the database, never hold the same
  *       message at once.
  * </ul>
@@ -73,7 +76,10 @@ public interface DurableQueue extends AutoCloseable {
   /** Messages that went to the dead letters. */
   long deadLetterCount();
 
-  /** Up to {@code max} dead letters, oldest first (not locked, not removed). */
+  /**
+   * Up to {@code max} dead letters, oldest first (not locked, not removed); one whose bytes cannot
+   * be read has a null payload and says why in {@link Delivery#deadReason()}.
+   */
   List<Delivery> deadLetters(int max);
 
   /**

@@ -29,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * that failed is given back after the redelivery delay, and after the queue's most deliveries it
  * goes to the dead letters.
  *
+ * <p>The listener never stops taking by itself: a take that fails is warned about, counted ({@code
+ * sluice.queue.take.failures}) and made again after a growing pause (100 ms to 5 s); a message
+ * whose stored bytes cannot be read never reaches it (the queue dead-letters it, see {@link
+ * DurableQueue}).
+ *
  * <p>Outcomes are written in batches by the consumer threads between takes (one commit for many
  * acknowledgements), and at once after {@link #stop()}. At most {@code maxOutstanding} messages are
  * held at a time, so locks are not taken much ahead of the work. Messages this process held when it
@@ -39,6 +44,8 @@ public final class DurableQueueListener {
   private static final Logger LOG = LoggerFactory.getLogger(DurableQueueListener.class);
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration BUSY_PAUSE = Duration.ofMillis(10);
+  private static final Duration FIRST_RETRY = Duration.ofMillis(100);
+  private static final Duration MAX_RETRY = Duration.ofSeconds(5);
 
   private final DurableQueue queue;
   private final String threadName;
@@ -50,6 +57,7 @@ public final class DurableQueueListener {
   private final Counter acked;
   private final Counter nacked;
   private final Counter released;
+  private final Counter takeFailures;
   private final ConcurrentLinkedQueue<Delivery> toAck = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Delivery> toRelease = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Delivery> toNack = new ConcurrentLinkedQueue<>();
@@ -105,6 +113,11 @@ public final class DurableQueueListener {
     this.acked = outcomes(registry, name, "acked");
     this.nacked = outcomes(registry, name, "nacked");
     this.released = outcomes(registry, name, "released");
+    this.takeFailures =
+        Counter.builder("sluice.queue.take.failures")
+            .tag("queue", name)
+            .description("Takes of a listener that failed; it took again after a pause")
+            .register(registry);
     Gauge.builder("sluice.queue.depth", queue, q -> q.size())
         .tag("queue", name)
         .description("Messages in the durable queue, ready or locked")
@@ -166,17 +179,17 @@ public final class DurableQueueListener {
   }
 
   private void consume() {
-    List<Delivery> taken = List.of();
-    int handed = 0;
-    try {
-      while (running) {
+    long pause = FIRST_RETRY.toNanos();
+    while (running) {
+      List<Delivery> taken = List.of();
+      int handed = 0;
+      try {
         flush();
         int wanted = awaitRoom();
         if (wanted == 0) {
           continue;
         }
         taken = queue.take(wanted, POLL);
-        handed = 0;
         boolean busy = false;
         while (handed < taken.size() && running && !busy) {
           busy = !hand(taken.get(handed));
@@ -186,15 +199,27 @@ public final class DurableQueueListener {
         }
         releaseFrom(taken, handed);
         taken = List.of();
+        pause = FIRST_RETRY.toNanos();
         if (busy) {
           LockSupport.parkNanos(BUSY_PAUSE.toNanos());
         }
+      } catch (InterruptedException e) {
+        releaseFrom(taken, handed);
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        // A take that failed (the store erred in a way it does not retry itself) stops nothing:
+        // every other message still has to flow. What was taken goes back; the next take waits.
+        releaseFrom(taken, handed);
+        takeFailures.increment();
+        LOG.warn(
+            "Listener on queue '{}' could not take messages ({}); it tries again in {} ms",
+            queue.name(),
+            e.toString(),
+            pause / 1_000_000);
+        LockSupport.parkNanos(pause);
+        pause = Math.min(pause * 2, MAX_RETRY.toNanos());
       }
-    } catch (InterruptedException e) {
-      releaseFrom(taken, handed);
-    } catch (RuntimeException e) {
-      LOG.error("Listener on queue '{}' stopped taking: {}", queue.name(), e.toString(), e);
-      releaseFrom(taken, handed);
     }
   }
 

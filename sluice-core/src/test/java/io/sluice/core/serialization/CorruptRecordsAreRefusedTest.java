@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +29,8 @@ class CorruptRecordsAreRefusedTest {
       assertThat(catchThrowable(() -> stored.read(prefix)))
           .as("prefix of %d of %d bytes", length, record.length)
           .isExactlyInstanceOf(CorruptRecordException.class)
-          .hasMessageContaining("A record of " + length + " bytes");
+          .hasMessageContaining("A record of " + length + " bytes")
+          .satisfies(fault(RecordFault.TRUNCATED));
     }
   }
 
@@ -53,7 +55,8 @@ class CorruptRecordsAreRefusedTest {
     byte[] longer = Arrays.copyOf(record, record.length + 3);
     assertThatThrownBy(() -> stored.read(longer))
         .isExactlyInstanceOf(CorruptRecordException.class)
-        .hasMessageContaining("followed by other bytes");
+        .hasMessageContaining("followed by other bytes")
+        .satisfies(fault(RecordFault.CORRUPT));
   }
 
   @Test
@@ -64,7 +67,8 @@ class CorruptRecordsAreRefusedTest {
         .isExactlyInstanceOf(CorruptRecordException.class)
         .hasMessageContaining("declares 2147483648 serialized bytes")
         .hasMessageContaining("more than serialization.maxSize 67108864")
-        .hasMessageContaining("refused before reading it");
+        .hasMessageContaining("refused before reading it")
+        .satisfies(fault(RecordFault.TOO_LARGE));
   }
 
   @Test
@@ -74,7 +78,8 @@ class CorruptRecordsAreRefusedTest {
     resign(record);
     assertThatThrownBy(() -> stored.read(record))
         .isExactlyInstanceOf(CorruptRecordException.class)
-        .hasMessageContaining("cannot restore 62914560 bytes");
+        .hasMessageContaining("cannot restore 62914560 bytes")
+        .satisfies(fault(RecordFault.CORRUPT));
   }
 
   @Test
@@ -97,7 +102,8 @@ class CorruptRecordsAreRefusedTest {
     byte[] notARecord = "{\"json\": \"is not a record\"}".getBytes();
     assertThatThrownBy(() -> stored.read(notARecord))
         .isExactlyInstanceOf(CorruptRecordException.class)
-        .hasMessageContaining("not the magic 0x534C");
+        .hasMessageContaining("not the magic 0x534C")
+        .satisfies(fault(RecordFault.NOT_A_RECORD));
   }
 
   @Test
@@ -107,7 +113,8 @@ class CorruptRecordsAreRefusedTest {
     assertThatThrownBy(() -> stored.read(record))
         .isExactlyInstanceOf(CorruptRecordException.class)
         .hasMessageContaining("header version 2; this Sluice reads version 1")
-        .hasMessageContaining("newer Sluice");
+        .hasMessageContaining("newer Sluice")
+        .satisfies(fault(RecordFault.NEWER_FORMAT));
   }
 
   @Test
@@ -117,7 +124,8 @@ class CorruptRecordsAreRefusedTest {
     assertThatThrownBy(() -> stored.read(record))
         .isExactlyInstanceOf(CorruptRecordException.class)
         .hasMessageContaining("serializer id 2, which is not installed; installed: [jdk (1)]")
-        .hasMessageContaining("add it");
+        .hasMessageContaining("add it")
+        .satisfies(fault(RecordFault.UNKNOWN_SERIALIZER));
     assertThat(stored.peek(record).serializerId()).isEqualTo(2);
   }
 
@@ -129,7 +137,8 @@ class CorruptRecordsAreRefusedTest {
         .isExactlyInstanceOf(CorruptRecordException.class)
         .hasMessageContaining("codec id 4, which is not installed")
         .hasMessageContaining("deflate (1)")
-        .hasMessageContaining("zstd) come with sluice-serializers");
+        .hasMessageContaining("zstd) come with sluice-serializers")
+        .satisfies(fault(RecordFault.UNKNOWN_CODEC));
   }
 
   @Test
@@ -138,7 +147,8 @@ class CorruptRecordsAreRefusedTest {
     record[4] = 7;
     assertThatThrownBy(() -> stored.read(record))
         .isExactlyInstanceOf(CorruptRecordException.class)
-        .hasMessageContaining("format version 7 of serializer 'jdk', which reads versions up to 1");
+        .hasMessageContaining("format version 7 of serializer 'jdk', which reads versions up to 1")
+        .satisfies(fault(RecordFault.NEWER_FORMAT));
   }
 
   @Test
@@ -147,7 +157,27 @@ class CorruptRecordsAreRefusedTest {
     record[record.length - 1] ^= 0x20;
     assertThatThrownBy(() -> stored.read(record))
         .isExactlyInstanceOf(CorruptRecordException.class)
-        .hasMessageContaining("fails its checksum");
+        .hasMessageContaining("fails its checksum")
+        .satisfies(fault(RecordFault.CHECKSUM_MISMATCH))
+        .satisfies(
+            e ->
+                assertThat(((SerializationException) e).reason())
+                    .startsWith("checksum mismatch: A record of "));
+  }
+
+  @Test
+  void aClassOutsideTheAllowListSaysSo() {
+    byte[] record =
+        StoredValues.create(SerializationConfig.builder().allow("io.sluice.*", "java.*").build())
+            .write(new java.io.File("x"));
+    assertThatThrownBy(() -> stored.read(record))
+        .isExactlyInstanceOf(ClassNotAllowedException.class)
+        .satisfies(fault(RecordFault.CLASS_NOT_ALLOWED));
+  }
+
+  /** Checks that a failed read says {@code expected} is why. */
+  private static Consumer<Throwable> fault(RecordFault expected) {
+    return e -> assertThat(((SerializationException) e).fault()).isEqualTo(expected);
   }
 
   /** Recomputes the checksum, as a forger would. */

@@ -108,6 +108,9 @@ final class LeaseKeeper {
             config.nodeId(),
             current,
             config.leaseDuration());
+        // Lost from this moment: a handler asking, or a job about to start, must hear it before
+        // the new lease is registered, not only once the old one runs out on this clock.
+        validUntil = started;
         lost.accept(current, "its renewal was refused");
         lease = store.register(config.nodeId(), config.leaseDuration());
         store.wake();

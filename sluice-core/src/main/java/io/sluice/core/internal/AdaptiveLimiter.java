@@ -30,13 +30,14 @@ import java.util.function.LongSupplier;
  * only once the limit grows past every concurrency refused since it was set.
  *
  * <p>In slow start the limit also grows with time, not only with completions: while callers wait
- * for a permit, every {@link #PACE_NANOS} it may double (by at most the callers waiting). Growth by
- * completions alone is paced by the round trip, so a burst of 10,000 one-second calls from a cold
- * start waited seconds for permits before its own second began. Time growth stops with slow start
- * (the first refusal or slowing) and while the calls in flight have gone unanswered for more than
- * twice the round trip known so far (a downstream that stalls). When latency then says the
- * downstream slowed, the limit falls at once to the concurrency of the last call that came back in
- * time, not by a tenth per round trip: what time growth added without evidence is taken back.
+ * for a permit, every {@link #PACE_NANOS} it may double (by at most the callers waiting), from
+ * {@link #FIRST_GROWTH_NANOS} after the first caller of a burst had to wait. Growth by completions
+ * alone is paced by the round trip, so a burst of 10,000 one-second calls from a cold start waited
+ * seconds for permits before its own second began. Time growth stops with slow start (the first
+ * refusal or slowing) and while the calls in flight have gone unanswered for more than twice the
+ * round trip known so far (a downstream that stalls). When latency then says the downstream slowed,
+ * the limit falls at once to the concurrency of the last call that came back in time, not by a
+ * tenth per round trip: what time growth added without evidence is taken back.
  *
  * <p>A permit freed wakes one waiting caller, not all of them: thousands of callers may wait here
  * (a batch step's records), and waking them all on every release would cost more than the calls.
@@ -65,6 +66,9 @@ final class AdaptiveLimiter {
 
   /** How often the limit may double by time while callers wait in slow start. */
   static final long PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+  /** How long a burst waits without any answer before the limit first grows on time. */
+  static final long FIRST_GROWTH_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
   /** The weight of each call's latency in the recent average compared with the baseline. */
   static final double RECENT_WEIGHT = 0.1;
@@ -215,8 +219,12 @@ final class AdaptiveLimiter {
     }
     long now = nanoTime.getAsLong();
     if (!pacing) {
+      // The first growth waits: long enough for the first answers of a downstream that answers
+      // in milliseconds (E1's capped service, its first calls slowed by connecting, answered after
+      // 80-190 ms; growing before that sent thousands of calls it refused), short against the
+      // one-second calls growth on time is for.
       pacing = true;
-      lastPaceNanos = now;
+      lastPaceNanos = now + FIRST_GROWTH_NANOS - paceNanos;
       return false;
     }
     if (now - lastPaceNanos < paceNanos) {

@@ -276,7 +276,10 @@ class AdaptiveLimiterTest {
               .start(
                   () -> {
                     try {
-                      granted.add(limiter.acquire(60, TimeUnit.SECONDS));
+                      Permit permit = limiter.acquire(60, TimeUnit.SECONDS);
+                      if (permit != null) {
+                        granted.add(permit);
+                      }
                     } catch (InterruptedException e) {
                       Thread.currentThread().interrupt();
                     }
@@ -318,7 +321,8 @@ class AdaptiveLimiterTest {
       throws Exception {
     AdaptiveLimiter limiter = new AdaptiveLimiter(4, 1_000, time::now);
     List<Permit> first = acquireAll(limiter);
-    time.advance(LATENCY);
+    Duration call = Duration.ofSeconds(1); // calls of a second, as growth on time is for
+    time.advance(call);
     limiter.release(first.getLast(), Outcome.SUCCESS); // in time, at a concurrency of 4
     acquireAll(limiter);
     java.util.Queue<Permit> granted = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -331,10 +335,27 @@ class AdaptiveLimiterTest {
     assertThat(limiter.limit()).isGreaterThanOrEqualTo(100);
     // The calls admitted on time come back ten times slower: the limit falls at once, not by a
     // tenth per round trip.
-    time.advance(LATENCY.multipliedBy(10));
+    time.advance(call.multipliedBy(10));
     limiter.release(granted.poll(), Outcome.SUCCESS);
     limiter.release(granted.poll(), Outcome.SUCCESS);
     assertThat(limiter.limit()).isLessThanOrEqualTo(4);
+    waiters.forEach(Thread::interrupt);
+  }
+
+  @Test
+  void aRefusalWithinTheFirstWaitOfABurstEndsSlowStartBeforeAnyGrowthOnTime() throws Exception {
+    AdaptiveLimiter limiter = new AdaptiveLimiter(64, 10_000, time::now);
+    List<Permit> first = acquireAll(limiter);
+    java.util.Queue<Permit> granted = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    List<Thread> waiters = waitForPermits(limiter, 1_000, granted);
+    await().atMost(Duration.ofSeconds(10)).until(() -> limiter.waiting() == 1_000);
+    // 100 ms without an answer (ten paces), then the downstream refuses: the limit had not grown.
+    advanceAPace(limiter, LATENCY);
+    limiter.release(first.getLast(), Outcome.DROPPED);
+    assertThat(limiter.limit()).isEqualTo(32);
+    time.advance(Duration.ofSeconds(1));
+    assertThat(limiter.limit()).isLessThanOrEqualTo(32);
+    assertThat(granted).isEmpty();
     waiters.forEach(Thread::interrupt);
   }
 }

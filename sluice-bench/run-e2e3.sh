@@ -72,50 +72,9 @@ fi
 ulimit -n "$(ulimit -Hn)"
 
 work=$(mktemp -d)
-server_pid=""
-stop_server() {
-  [ -n "$server_pid" ] || return 0
-  exec 3>&- # the server stops when its stdin closes
-  tries=0
-  while kill -0 "$server_pid" 2>/dev/null && [ "$tries" -lt 100 ]; do
-    sleep 0.2
-    tries=$((tries + 1))
-  done
-  if kill -0 "$server_pid" 2>/dev/null; then
-    echo "the server $server_pid did not stop within 20 s: SIGTERM" >&2
-    kill "$server_pid" 2>/dev/null || true
-    sleep 5
-    kill -9 "$server_pid" 2>/dev/null || true
-  fi
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=""
-}
+. "$root/sluice-bench/target-server.sh"
 trap 'stop_server; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-
-# start_server ARGS...: starts HttpTargetServer, sets server_pid and port.
-start_server() {
-  rm -f "$work/stdin" "$work/port"
-  mkfifo "$work/stdin"
-  # shellcheck disable=SC2086 # $server_java may be "taskset -c LIST java"
-  $server_java --enable-native-access=ALL-UNNAMED -Xmx2g -cp "$jar" io.sluice.bench.http.HttpTargetServer \
-    "$@" <"$work/stdin" >"$work/port" 2>>"$work/server.log" &
-  server_pid=$!
-  exec 3>"$work/stdin"
-  port=""
-  tries=0
-  while [ -z "$port" ] && [ "$tries" -lt 300 ]; do
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.2
-    port=$(sed -n 's/^port //p' "$work/port")
-    tries=$((tries + 1))
-  done
-  if [ -z "$port" ]; then
-    echo "the target server ($*) did not start; its log:" >&2
-    tail -20 "$work/server.log" >&2
-    exit 1
-  fi
-}
 
 # run_row EXPERIMENT REPEAT ROW PATH MODE CLIENTS: one server, one client run, one CSV line.
 run_row() {

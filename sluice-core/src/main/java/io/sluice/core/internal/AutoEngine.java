@@ -145,17 +145,18 @@ final class AutoEngine extends Engine {
   }
 
   @Override
-  Message invoke(Processor processor, Message message) throws Exception {
+  Message invoke(Execution execution, Processor processor, Message message) throws Exception {
     if (processor.processingType() != ProcessingType.BLOCKING_IO) {
-      return super.invoke(processor, message);
+      return super.invoke(execution, processor, message);
     }
     // The message was admitted: it waits for its turn however long that takes (admission,
     // maxInFlight, bounds how many wait). Failing it here would run it through the flow's error
     // handler as if a processor had failed, and a catch-all branch would swallow it.
-    AdaptiveLimiter.Permit permit = limiter.acquire(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+    AdaptiveLimiter.Permit permit =
+        limiter.acquire(Long.MAX_VALUE, TimeUnit.NANOSECONDS, execution.awaited());
     AdaptiveLimiter.Outcome outcome = AdaptiveLimiter.Outcome.IGNORED;
     try {
-      Message result = super.invoke(processor, message);
+      Message result = super.invoke(execution, processor, message);
       outcome = AdaptiveLimiter.Outcome.SUCCESS;
       return result;
     } catch (ThrottledException | TimeoutException | SocketTimeoutException overload) {

@@ -19,8 +19,8 @@ abstract class Engine {
    */
   abstract boolean handOver(Execution execution, Processor next);
 
-  /** Runs one processor on the current thread. */
-  Message invoke(Processor processor, Message message) throws Exception {
+  /** Runs one processor of {@code execution} on the current thread. */
+  Message invoke(Execution execution, Processor processor, Message message) throws Exception {
     Message result = processor.process(message);
     if (result == null) {
       throw new IllegalStateException(

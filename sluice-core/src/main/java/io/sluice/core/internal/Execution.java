@@ -26,6 +26,7 @@ final class Execution implements StageTask {
   private boolean placed;
   private boolean admitted;
   private boolean offered;
+  private boolean awaited;
   private Lane lane = Lane.CALLER;
 
   /** Which kind of thread the execution is on, as the auto engine placed it. */
@@ -72,9 +73,22 @@ final class Execution implements StageTask {
     admitted = true;
   }
 
-  /** Marks that the source offered this message: entering must not hold the source's thread. */
+  /**
+   * Marks that the source offered this message: entering must not hold the source's thread. Such a
+   * source (a network listener) has a client waiting for the answer, so the message is also
+   * awaited.
+   */
   void offered() {
     offered = true;
+    awaited = true;
+  }
+
+  /**
+   * Whether a client waits for this message's answer (a request a listener offered), so waiting
+   * costs it its deadline, not only time.
+   */
+  boolean awaited() {
+    return awaited;
   }
 
   /** Marks that the message got past the flow's entry, where an offer could be refused. */
@@ -139,7 +153,7 @@ final class Execution implements StageTask {
         }
       }
       try {
-        message = engine.invoke(processor, message);
+        message = engine.invoke(this, processor, message);
         index++;
       } catch (Throwable error) {
         if (!fail(processor, error)) {

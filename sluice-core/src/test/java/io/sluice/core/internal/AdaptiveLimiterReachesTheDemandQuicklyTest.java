@@ -40,6 +40,11 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
    * next moves at all).
    */
   private void startCallers(AdaptiveLimiter limiter, int count, Duration call) {
+    startCallers(limiter, count, call, false);
+  }
+
+  /** As above; {@code awaited}: each caller is a client's request (an HTTP listener's). */
+  private void startCallers(AdaptiveLimiter limiter, int count, Duration call, boolean awaited) {
     for (int i = 0; i < count; i++) {
       callers.add(
           Thread.ofVirtual()
@@ -48,7 +53,8 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
                   () -> {
                     try {
                       while (true) {
-                        AdaptiveLimiter.Permit granted = limiter.acquire(60, TimeUnit.SECONDS);
+                        AdaptiveLimiter.Permit granted =
+                            limiter.acquire(60, TimeUnit.SECONDS, awaited);
                         holding.incrementAndGet();
                         // the call "takes" until the clock moves past its end
                         time.awaitPast(granted.grantedAt() + Math.max(0, call.toNanos() - 1));
@@ -154,6 +160,37 @@ class AdaptiveLimiterReachesTheDemandQuicklyTest {
     }
     // No call has ended yet: the limit grew on time alone, doubling each pace after the wait.
     assertThat(elapsed).isLessThan(CALL.multipliedBy(2).dividedBy(5));
+  }
+
+  @Test
+  void aBurstOfTenThousandClientRequestsFromAColdStartRunsAllAtOnceWithinATenthOfOneCall() {
+    AdaptiveLimiter limiter =
+        new AdaptiveLimiter(ProcessingStrategy.Auto.DEFAULT.initialLimit(), 10_000, time::now);
+    startCallers(limiter, 10_000, CALL, true);
+    assertThat(settledConcurrency(limiter)).isEqualTo(64);
+    List<Integer> concurrency = new ArrayList<>();
+    while (concurrency.isEmpty() || concurrency.getLast() < 10_000) {
+      time.advance(PACE);
+      awaitPaced(limiter);
+      concurrency.add(settledConcurrency(limiter));
+    }
+    // Their clients time out meanwhile: no first wait, the limit doubles from the first pace on.
+    assertThat(concurrency).containsExactly(128, 256, 512, 1_024, 2_048, 4_096, 8_192, 10_000);
+  }
+
+  @Test
+  void aClientRequestJoiningABacklogEndsTheFirstWait() {
+    AdaptiveLimiter limiter =
+        new AdaptiveLimiter(ProcessingStrategy.Auto.DEFAULT.initialLimit(), 10_000, time::now);
+    startCallers(limiter, 1_000, CALL);
+    assertThat(settledConcurrency(limiter)).isEqualTo(64);
+    time.advance(PACE.multipliedBy(3));
+    awaitPaced(limiter);
+    assertThat(settledConcurrency(limiter)).as("a backlog alone waits").isEqualTo(64);
+    // A client's request arrives 30 ms into the burst: past its first wait of one pace, the limit
+    // grows as it comes.
+    startCallers(limiter, 1, CALL, true);
+    assertThat(settledConcurrency(limiter)).isEqualTo(128);
   }
 
   /** Waits until the pacer has looked at the clock since it last moved. */

@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * time started again on the same embedded store: the last run ends with exactly the counts of an
  * uninterrupted run, so no record was lost and no step committed twice for a record.
  */
+@Tag("crash")
 class BatchSurvivesSigkillTest {
 
   private static final int KILLS = 10;

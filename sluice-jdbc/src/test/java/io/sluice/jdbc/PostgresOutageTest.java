@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Consumers pause and reconnect, publishes made meanwhile fail with an error (none is silently
  * lost), and every publish that returned is delivered.
  */
+@Tag("crash")
 class PostgresOutageTest {
 
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();

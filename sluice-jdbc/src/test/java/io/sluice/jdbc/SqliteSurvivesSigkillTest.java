@@ -1,10 +1,12 @@
 package io.sluice.jdbc;
 
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The embedded SQLite store keeps what it acknowledged through 20 SIGKILLs ({@link CrashRuns}). */
+@Tag("crash")
 class SqliteSurvivesSigkillTest {
 
   @TempDir Path dir;

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (or PostgreSQL drops its connection), and reclaim skips locked rows: those jobs wait for the
  * frozen node, and are completed by it once it wakes, legitimately, since nobody else took them.
  */
+@Tag("cluster")
 class FiveNodeProcessesShareTheJobsSafelyTest {
 
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();

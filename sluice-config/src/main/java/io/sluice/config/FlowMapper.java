@@ -210,7 +210,8 @@ final class FlowMapper {
             .pollingFrequency(s.duration("pollingFrequency", Duration.ofSeconds(1)))
             .minAge(s.duration("minAge", Duration.ZERO))
             .afterRead(s.enumValue("afterRead", AfterRead.class, AfterRead.DELETE))
-            .maxConcurrentFiles(s.integer("maxConcurrentFiles", 16));
+            .maxConcurrentFiles(s.integer("maxConcurrentFiles", 16))
+            .streaming(s.bool("streaming", false));
     if (s.has("moveTo")) {
       config.moveTo(processorMapper.path(s, "moveTo"));
     }

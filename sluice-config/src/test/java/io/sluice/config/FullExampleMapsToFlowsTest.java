@@ -91,7 +91,8 @@ class FullExampleMapsToFlowsTest {
                 Duration.ofSeconds(1),
                 AfterRead.MOVE,
                 Path.of("/etc/sluice/done"),
-                8));
+                8,
+                false));
     assertThat(flow("ticker").source()).isInstanceOf(SchedulerSource.class);
     assertThat(flow("audit").source()).isInstanceOf(VmListenerSource.class);
     assertThat(Fields.ofType(flow("audit").source(), int.class)).isEqualTo(2);

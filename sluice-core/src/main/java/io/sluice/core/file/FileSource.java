@@ -38,12 +38,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A source that polls a directory and hands each matching file to its flow: the payload is the
- * file's bytes, the attributes are {@code fileName}, {@code path} (absolute), {@code size} and
- * {@code lastModified} (an {@link Instant}).
+ * file's bytes, or with {@code streaming} an {@link java.io.InputStream} that reads them from disk
+ * as the flow consumes it (closed when the flow is done; it fails at its end when the file was cut
+ * short or grew while it was read); the attributes are {@code fileName}, {@code path} (absolute),
+ * {@code size} and {@code lastModified} (an {@link Instant}).
  *
  * <p>Nothing accepted is lost: a file is deleted or moved only after its flow finished it
- * successfully. A file whose flow failed, or that the flow refused because it was full, stays where
- * it is and is read again at a later poll (so delivery is at least once).
+ * successfully, and only if it is still the file that was listed (the same file key, size and
+ * modification time): one replaced or written to meanwhile stays and is read again. A file whose
+ * flow failed, or that the flow refused because it was full, stays where it is and is read again at
+ * a later poll (so delivery is at least once).
  *
  * <p>Each poll lists the regular files whose name matches the glob, skipping hidden files (names
  * starting with {@code .}, which is how {@link FileWriteProcessor} names its temporary files),
@@ -64,6 +68,9 @@ import org.slf4j.LoggerFactory;
 public final class FileSource implements Source {
 
   private static final Logger LOG = LoggerFactory.getLogger(FileSource.class);
+
+  /** The largest file read whole into one array (the JVM's largest array, less a margin). */
+  static final long MAX_WHOLE_FILE = Integer.MAX_VALUE - 8;
 
   private final FileSourceConfig config;
   private final Path directory;
@@ -317,9 +324,26 @@ public final class FileSource implements Source {
 
   private void handOver(Candidate candidate) {
     Path path = candidate.path();
-    byte[] bytes;
+    Object payload;
+    long size;
     try {
-      bytes = Files.readAllBytes(path);
+      if (config.streaming()) {
+        FileStream stream = FileStream.open(path, context.flowName());
+        payload = stream;
+        size = stream.sizeAtOpen();
+      } else {
+        if (candidate.attributes().size() > MAX_WHOLE_FILE) {
+          throw new IOException(
+              "it is "
+                  + candidate.attributes().size()
+                  + " bytes, more than a file source reads whole ("
+                  + MAX_WHOLE_FILE
+                  + "); set streaming: true to hand the flow a stream instead");
+        }
+        byte[] bytes = Files.readAllBytes(path);
+        payload = bytes;
+        size = bytes.length;
+      }
     } catch (NoSuchFileException gone) {
       inFlight.remove(path);
       return;
@@ -338,27 +362,42 @@ public final class FileSource implements Source {
         Map.of(
             "fileName", path.getFileName().toString(),
             "path", path.toString(),
-            "size", (long) bytes.length,
+            "size", size,
             "lastModified", candidate.attributes().lastModifiedTime().toInstant());
     read.increment();
     CompletableFuture<Message> result;
     try {
-      result = context.submit(Message.of(bytes, attributes));
+      result = context.submit(Message.of(payload, attributes));
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }
-    result.whenComplete((done, error) -> finished(path, error));
+    result.whenComplete(
+        (done, error) -> {
+          if (payload instanceof FileStream stream) {
+            closeQuietly(stream, path);
+          }
+          finished(candidate, error);
+        });
+  }
+
+  private void closeQuietly(FileStream stream, Path path) {
+    try {
+      stream.close();
+    } catch (IOException e) {
+      LOG.debug("Closing '{}' failed: {}", path, e.toString());
+    }
   }
 
   /** Runs when the flow is done with a file, on whichever thread finished it. */
-  private void finished(Path path, Throwable error) {
+  private void finished(Candidate candidate, Throwable error) {
+    Path path = candidate.path();
     try {
       Throwable cause =
           error instanceof CompletionException && error.getCause() != null
               ? error.getCause()
               : error;
       if (cause == null) {
-        if (remove(path)) {
+        if (remove(candidate)) {
           fileFailures.recovered();
         }
         failedBefore.remove(path);
@@ -385,14 +424,35 @@ public final class FileSource implements Source {
     }
   }
 
-  /** Deletes or moves a finished file; false (logged) when that failed. */
-  private boolean remove(Path path) {
+  /**
+   * Deletes or moves a finished file; false (logged) when that failed, or when the file is no
+   * longer the one listed: replaced or written to while its flow had it, it stays to be read again.
+   */
+  private boolean remove(Candidate candidate) {
+    Path path = candidate.path();
     try {
+      String changed = changedSinceListed(candidate);
+      if (changed != null) {
+        fileFailures.failed(
+            "Flow '{}' finished '{}' but the file {} since it was read; it stays and is read"
+                + " again at a later poll",
+            context.flowName(),
+            path,
+            changed);
+        return false;
+      }
       if (config.afterRead() == AfterRead.DELETE) {
         Files.delete(path);
       } else {
         move(path);
       }
+      return true;
+    } catch (NoSuchFileException gone) {
+      fileFailures.failed(
+          "Flow '{}' finished '{}' but someone else deleted or moved it meanwhile; nothing to {}",
+          context.flowName(),
+          path,
+          config.afterRead() == AfterRead.DELETE ? "delete" : "move");
       return true;
     } catch (IOException | RuntimeException e) {
       failed.increment();
@@ -405,6 +465,30 @@ public final class FileSource implements Source {
           e.toString());
       return false;
     }
+  }
+
+  /**
+   * What changed of the file at the candidate's path since it was listed (another file there, a new
+   * size or modification time), or null when nothing did.
+   *
+   * @throws NoSuchFileException when no file is there any more
+   */
+  private static String changedSinceListed(Candidate candidate) throws IOException {
+    BasicFileAttributes listed = candidate.attributes();
+    BasicFileAttributes now =
+        Files.readAttributes(
+            candidate.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    Object key = listed.fileKey();
+    if (key != null && !key.equals(now.fileKey())) {
+      return "was replaced by another file";
+    }
+    if (now.size() != listed.size()) {
+      return "changed size (" + listed.size() + " bytes when listed, " + now.size() + " now)";
+    }
+    if (!now.lastModifiedTime().equals(listed.lastModifiedTime())) {
+      return "was modified (at " + now.lastModifiedTime() + ")";
+    }
+    return null;
   }
 
   private void move(Path path) throws IOException {

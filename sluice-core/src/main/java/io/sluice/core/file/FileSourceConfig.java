@@ -17,6 +17,8 @@ import java.util.regex.PatternSyntaxException;
  * @param afterRead what happens to a file its flow finished successfully
  * @param moveTo where MOVE puts files (required for MOVE, created if missing)
  * @param maxConcurrentFiles the most files handed to the flow at once
+ * @param streaming whether the payload is an {@link java.io.InputStream} read from disk as the flow
+ *     consumes it (any size in constant memory) rather than the file's bytes read whole
  */
 public record FileSourceConfig(
     Path directory,
@@ -25,7 +27,8 @@ public record FileSourceConfig(
     Duration minAge,
     AfterRead afterRead,
     Path moveTo,
-    int maxConcurrentFiles) {
+    int maxConcurrentFiles,
+    boolean streaming) {
 
   /** The most files handed to a flow at once: ten thousand. */
   public static final int MAX_CONCURRENT_FILES = 10_000;
@@ -82,7 +85,10 @@ public record FileSourceConfig(
     return new Builder(directory);
   }
 
-  /** Builds a {@link FileSourceConfig}: pattern *, every 1 s, minAge 0, DELETE, 16 at once. */
+  /**
+   * Builds a {@link FileSourceConfig}: pattern *, every 1 s, minAge 0, DELETE, 16 at once, the file
+   * read whole.
+   */
   public static final class Builder {
     private final Path directory;
     private String pattern = "*";
@@ -91,6 +97,7 @@ public record FileSourceConfig(
     private AfterRead afterRead = AfterRead.DELETE;
     private Path moveTo;
     private int maxConcurrentFiles = 16;
+    private boolean streaming;
 
     private Builder(Path directory) {
       this.directory = directory;
@@ -132,10 +139,26 @@ public record FileSourceConfig(
       return this;
     }
 
+    /**
+     * Whether the flow gets an {@link java.io.InputStream} read as it consumes it instead of the
+     * file's bytes.
+     */
+    public Builder streaming(boolean value) {
+      this.streaming = value;
+      return this;
+    }
+
     /** The configuration; fails listing every broken rule. */
     public FileSourceConfig build() {
       return new FileSourceConfig(
-          directory, pattern, pollingFrequency, minAge, afterRead, moveTo, maxConcurrentFiles);
+          directory,
+          pattern,
+          pollingFrequency,
+          minAge,
+          afterRead,
+          moveTo,
+          maxConcurrentFiles,
+          streaming);
     }
   }
 }

@@ -7,9 +7,7 @@ import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +17,11 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A sink that writes each message's payload to a file in one directory. A {@code byte[]} payload is
- * written as is, a {@code String} as UTF-8, anything else as its {@link String#valueOf} text, and a
- * null payload as an empty file.
+ * written as is, a {@code String} as UTF-8, an {@link java.io.InputStream} (a streamed file, a
+ * streamed request body) read to its end a buffer at a time, anything else as its {@link
+ * String#valueOf} text, and a null payload as an empty file. A stream that fails half-way leaves no
+ * part of itself behind: OVERWRITE keeps the old file, APPEND cuts the file back to where the
+ * append began, CREATE_NEW deletes the file it created.
  *
  * <p>The file name is the {@code fileName} template rendered against the message ({@code
  * #[attributes.fileName]} by default in YAML). A rendered name that is empty, {@code .}, {@code ..}
@@ -78,11 +79,11 @@ public final class FileWriteProcessor implements Processor {
   @Override
   public Message process(Message message) throws IOException {
     Path target = target(message);
-    byte[] bytes = bytes(message.payload());
+    Object payload = message.payload();
     switch (mode) {
-      case OVERWRITE -> overwrite(target, bytes);
-      case APPEND -> WholeAppends.append(target, bytes);
-      case CREATE_NEW -> createNew(target, bytes);
+      case OVERWRITE -> overwrite(target, payload);
+      case APPEND -> WholeAppends.append(target, payload);
+      case CREATE_NEW -> createNew(target, payload);
     }
     return message.withAttribute(WRITTEN_PATH, target.toString());
   }
@@ -127,16 +128,7 @@ public final class FileWriteProcessor implements Processor {
     return directory.resolve(name);
   }
 
-  private static byte[] bytes(Object payload) {
-    return switch (payload) {
-      case null -> new byte[0];
-      case byte[] raw -> raw;
-      case String text -> text.getBytes(StandardCharsets.UTF_8);
-      default -> String.valueOf(payload).getBytes(StandardCharsets.UTF_8);
-    };
-  }
-
-  private void overwrite(Path target, byte[] bytes) throws IOException {
+  private void overwrite(Path target, Object payload) throws IOException {
     // Not Files.createTempFile: its files are owner-only (0600), and the rename would carry that
     // over to the result instead of the usual permissions.
     Path temp =
@@ -149,10 +141,7 @@ public final class FileWriteProcessor implements Processor {
     try {
       try (FileChannel channel =
           FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) {
-          channel.write(buffer);
-        }
+        PayloadWriter.write(channel, payload);
         // Forced before the rename, so that a crash cannot leave a renamed but empty file.
         channel.force(true);
       }
@@ -162,9 +151,15 @@ public final class FileWriteProcessor implements Processor {
     }
   }
 
-  private static void createNew(Path target, byte[] bytes) throws IOException {
-    try {
-      Files.write(target, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  private static void createNew(Path target, Object payload) throws IOException {
+    try (FileChannel channel =
+        FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      try {
+        PayloadWriter.write(channel, payload);
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(target); // the file this call created, cut short
+        throw e;
+      }
     } catch (FileAlreadyExistsException e) {
       throw new SluiceException(
           "File '"

@@ -2,7 +2,6 @@ package io.sluice.core.file;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -34,8 +33,11 @@ final class WholeAppends {
 
   private WholeAppends() {}
 
-  /** Appends {@code bytes} to {@code target} (created if missing) in one piece. */
-  static void append(Path target, byte[] bytes) throws IOException {
+  /**
+   * Appends {@code payload} to {@code target} (created if missing) in one piece; a stream that
+   * fails half-way is cut off again, so the file ends where it did before.
+   */
+  static void append(Path target, Object payload) throws IOException {
     ReentrantLock turn = STRIPES[Math.floorMod(target.hashCode(), STRIPES.length)];
     turn.lock();
     try (FileChannel channel =
@@ -45,9 +47,12 @@ final class WholeAppends {
                 StandardOpenOption.APPEND,
                 StandardOpenOption.WRITE);
         FileLock ignored = lock(channel)) {
-      ByteBuffer buffer = ByteBuffer.wrap(bytes);
-      while (buffer.hasRemaining()) {
-        channel.write(buffer);
+      long before = channel.size();
+      try {
+        PayloadWriter.write(channel, payload);
+      } catch (IOException | RuntimeException e) {
+        channel.truncate(before);
+        throw e;
       }
     } finally {
       turn.unlock();

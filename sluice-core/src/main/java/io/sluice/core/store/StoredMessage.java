@@ -1,6 +1,7 @@
 package io.sluice.core.store;
 
 import io.sluice.core.Message;
+import java.io.InputStream;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
@@ -44,8 +45,20 @@ public record StoredMessage(
     return of(message, null);
   }
 
-  /** What is kept of {@code message}, with a correlation id. */
+  /**
+   * What is kept of {@code message}, with a correlation id.
+   *
+   * @throws IllegalArgumentException when the payload is a stream, which cannot be kept
+   */
   public static StoredMessage of(Message message, String correlationId) {
+    if (message.payload() instanceof InputStream) {
+      throw new IllegalArgumentException(
+          "A stream payload ("
+              + message.payload().getClass().getName()
+              + ") cannot be stored: read it into bytes or a String first. A file source with"
+              + " streaming: true or a streaming HTTP listener cannot feed a persistent flow or"
+              + " queue directly");
+    }
     return new StoredMessage(
         message.payload(), message.attributes(), message.variables(), correlationId);
   }

@@ -31,7 +31,7 @@ final class ApplicationMapper {
     this.componentLoader = componentLoader;
     this.processorMapper = new ProcessorMapper(baseDirectory, componentLoader, problems);
     this.flowMapper = new FlowMapper(processorMapper, problems);
-    this.batchMapper = new BatchMapper(processorMapper, problems);
+    this.batchMapper = new BatchMapper(processorMapper, flowMapper, problems);
     this.jobsMapper = new JobsMapper(componentLoader, problems);
   }
 

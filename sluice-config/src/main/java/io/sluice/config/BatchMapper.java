@@ -8,10 +8,11 @@ import io.sluice.batch.BatchStep;
 import io.sluice.core.Message;
 import io.sluice.core.expression.Template;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Source;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -22,11 +23,19 @@ import java.util.function.Function;
  */
 final class BatchMapper {
 
+  /** How long a source input may stay quiet before the input ends, when {@code quiet} is absent. */
+  static final Duration DEFAULT_QUIET = Duration.ofSeconds(5);
+
+  private static final List<String> INPUT_KINDS =
+      List.of("csv", "jsonLines", "generator", "source");
+
   private final ProcessorMapper processorMapper;
+  private final FlowMapper flowMapper;
   private final ProblemCollector problems;
 
-  BatchMapper(ProcessorMapper processorMapper, ProblemCollector problems) {
+  BatchMapper(ProcessorMapper processorMapper, FlowMapper flowMapper, ProblemCollector problems) {
     this.processorMapper = processorMapper;
+    this.flowMapper = flowMapper;
     this.problems = problems;
   }
 
@@ -85,22 +94,48 @@ final class BatchMapper {
     if (!node.isPresent()) {
       return null; // build() says it is required
     }
-    Map.Entry<String, ConfigNode> kind = node.single();
-    if (kind == null) {
+    List<String> kinds = INPUT_KINDS.stream().filter(node::has).toList();
+    if (kinds.size() != 1) {
+      // The schema names the kinds: exactly one of them.
+      problems.add(
+          node.path(),
+          kinds.isEmpty() ? null : String.join(", ", kinds),
+          "must hold exactly one of: " + String.join(", ", INPUT_KINDS));
       return null;
     }
-    return switch (kind.getKey()) {
-      case "csv" -> file(node, kind.getKey(), BatchInput::csv);
-      case "jsonLines" -> file(node, kind.getKey(), BatchInput::jsonLines);
-      case "generator" -> generator(kind.getValue());
-      default -> {
-        problems.add(
-            kind.getValue().path(),
-            kind.getKey(),
-            "is not a batch input; use csv, jsonLines or generator");
-        yield null;
-      }
+    String kind = kinds.getFirst();
+    if (node.has("quiet") && !kind.equals("source")) {
+      problems.add(
+          node.get("quiet").path(),
+          node.text("quiet", null),
+          "applies only to a source input (how long it may go without a message before the"
+              + " input ends); "
+              + kind
+              + " ends at the end of its records");
+    }
+    return switch (kind) {
+      case "csv" -> file(node, kind, BatchInput::csv);
+      case "jsonLines" -> file(node, kind, BatchInput::jsonLines);
+      case "generator" -> generator(node.get(kind));
+      default -> sourceInput(node);
     };
+  }
+
+  /**
+   * Records from any flow source ({@code source}), the input ending once it went {@code quiet} for
+   * that long.
+   */
+  private BatchInput sourceInput(ConfigNode node) {
+    Source source = flowMapper.source(node.get("source"));
+    Duration quiet = node.duration("quiet", DEFAULT_QUIET);
+    if (source == null || quiet == null) {
+      return null;
+    }
+    if (!quiet.isPositive()) {
+      problems.add(node.get("quiet").path(), node.text("quiet", null), "must be positive");
+      return null;
+    }
+    return BatchInput.source(source, quiet);
   }
 
   private BatchInput file(ConfigNode node, String key, Function<Path, BatchInput> input) {

@@ -115,7 +115,8 @@ final class FlowMapper {
     return problems.attempt(node.path(), profile::build);
   }
 
-  private Source source(ConfigNode node) {
+  /** The source {@code node} declares (one key naming its kind), or null when broken or absent. */
+  Source source(ConfigNode node) {
     if (!node.isPresent()) {
       return null;
     }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Validates a configuration tree against the shipped JSON Schema and turns each violation into a
@@ -36,6 +37,8 @@ final class SchemaValidation {
   /** The rule of a batch job's {@code threads}. */
   static final String THREADS_RULE = "must be auto or a whole number of threads, from 1 to 1000";
 
+  private static final Pattern ONE_OF_BRANCH_REQUIRED = Pattern.compile("/oneOf/\\d+/required$");
+
   private SchemaValidation() {}
 
   static void validate(JsonNode root, ProblemCollector problems) {
@@ -43,6 +46,10 @@ final class SchemaValidation {
     messages.sort(Comparator.comparing(m -> m.getInstanceLocation().toString()));
     List<String> missingTopLevel = new ArrayList<>();
     for (ValidationMessage message : messages) {
+      if (ONE_OF_BRANCH_REQUIRED.matcher(message.getSchemaLocation().toString()).find()) {
+        // A branch of a oneOf missing its key: the oneOf's own problem names every branch.
+        continue;
+      }
       if (message.getSchemaLocation().toString().endsWith("#/anyOf/0/required")
           || message.getSchemaLocation().toString().endsWith("#/anyOf/1/required")) {
         missingTopLevel.add(message.getProperty());

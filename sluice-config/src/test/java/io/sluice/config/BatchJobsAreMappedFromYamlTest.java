@@ -177,6 +177,7 @@ class BatchJobsAreMappedFromYamlTest {
             tuple("app.yaml:17:33", "batch[0].steps[4].aggregator.sink", "null"),
             tuple("app.yaml:19:24", "batch[0].onComplete[0].set-payload.value", "#[never closed"),
             tuple("app.yaml:20:5", "batch[1].name", "orders"),
+            tuple("app.yaml:21:5", "batch[1].input", "xml"),
             tuple("app.yaml:21:14", "batch[1].input.xml", "xml"),
             tuple("app.yaml:22:5", "batch[1].steps", "[]"));
   }

@@ -10,6 +10,8 @@ import io.sluice.core.store.StorageConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Maps a configuration tree that passed (or failed) the schema to an application builder, its jobs
@@ -69,6 +71,7 @@ final class ApplicationMapper {
     }
     JobsConfig jobs = jobsMapper.map(sluice.get("jobs"), flowNames.names());
     BatchConfig batch = batchMapper.map(root.items("batch"));
+    checkSerializerNames(root.get("serialization"));
     return new Configuration(application, jobs, batch);
   }
 
@@ -114,6 +117,34 @@ final class ApplicationMapper {
       application.storage(built);
     }
     return built;
+  }
+
+  /**
+   * Every named serializer a store or queue asked for must be declared under {@code
+   * serialization.serializers} (or be the built-in {@code default}): otherwise its first put would
+   * fail at run time.
+   */
+  private void checkSerializerNames(ConfigNode serialization) {
+    Set<String> declared = new TreeSet<>();
+    declared.add(SerializationConfig.DEFAULT_NAME);
+    ConfigNode serializers = serialization.get("serializers");
+    if (serializers.isPresent() && serializers.node().isObject()) {
+      serializers.node().fieldNames().forEachRemaining(declared::add);
+    }
+    processorMapper
+        .serializerNames()
+        .forEach(
+            (path, name) -> {
+              if (!declared.contains(name)) {
+                problems.add(
+                    path,
+                    name,
+                    "is not a named serializer; declare it under serialization.serializers"
+                        + " (declared: "
+                        + String.join(", ", declared)
+                        + ")");
+              }
+            });
   }
 
   /**

@@ -14,6 +14,7 @@ import io.sluice.core.processor.SetPayloadProcessor;
 import io.sluice.core.processor.SetVariableProcessor;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.store.ObjectStoreOptions;
 import io.sluice.core.vm.VmPublishProcessor;
 import io.sluice.http.HttpRequestConfig;
 import io.sluice.http.HttpRequestProcessor;
@@ -40,6 +41,12 @@ final class ProcessorMapper {
 
   private final ProblemCollector problems;
   final TlsMapper tls;
+
+  /** The most entries a store-put may bound its store to: a hundred million. */
+  static final int MAX_STORE_ENTRIES = 100_000_000;
+
+  /** Where each named serializer a store or queue asks for is named: path to name. */
+  private final Map<String, String> serializerNames = new LinkedHashMap<>();
 
   ProcessorMapper(Path baseDirectory, ClassLoader componentLoader, ProblemCollector problems) {
     this.baseDirectory = baseDirectory;
@@ -131,9 +138,12 @@ final class ProcessorMapper {
           yield null;
         }
         boolean persistent = node.bool("persistent", false);
+        String serializer = serializerName(node);
         yield problems.attempt(
-            node.get("persistent").path(),
-            () -> new VmPublishProcessor(queue, kind.equals("vm-request"), timeout, persistent));
+            node.get(serializer != null && !persistent ? "serializer" : "persistent").path(),
+            () ->
+                new VmPublishProcessor(
+                    queue, kind.equals("vm-request"), timeout, persistent, serializer));
       }
       case "file-write" -> {
         Path directory = path(node, "directory");
@@ -204,16 +214,39 @@ final class ProcessorMapper {
     Template key = template(node, "key", null);
     Template value = node.has("value") ? template(node, "value", null) : null;
     Duration ttl = node.duration("ttl", null, LONGEST_TTL);
+    ObjectStoreOptions options =
+        problems.attempt(
+            node.get("maxEntries").path(),
+            () ->
+                new ObjectStoreOptions(null, node.integer("maxEntries", 0), serializerName(node)));
     ObjectStoreProcessor.Operation operation =
         ObjectStoreProcessor.Operation.valueOf(
             kind.substring("store-".length()).toUpperCase(java.util.Locale.ROOT));
-    if (store == null || key == null) {
+    if (store == null || key == null || options == null) {
       return null;
     }
     return problems.attempt(
         node.get("ttl").path(),
         () ->
-            new ObjectStoreProcessor(operation, store, key, value, node.text("target", null), ttl));
+            new ObjectStoreProcessor(
+                operation, store, key, value, node.text("target", null), ttl, options));
+  }
+
+  /**
+   * The named serializer {@code node} asks for ({@code serializer}), or null; remembered so the
+   * application checks it is declared under serialization.serializers.
+   */
+  private String serializerName(ConfigNode node) {
+    String name = node.text("serializer", null);
+    if (name != null) {
+      serializerNames.put(node.get("serializer").path(), name);
+    }
+    return name;
+  }
+
+  /** Every named serializer a store or queue asked for, by the path that names it. */
+  Map<String, String> serializerNames() {
+    return serializerNames;
   }
 
   /** A template at {@code key} (required when {@code defaultText} is null); null if broken. */

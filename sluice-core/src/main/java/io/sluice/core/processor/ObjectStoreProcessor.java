@@ -35,6 +35,7 @@ public final class ObjectStoreProcessor implements Processor {
   private final Template value;
   private final String target;
   private final Duration ttl;
+  private final ObjectStoreOptions options;
   private volatile ObjectStore store;
 
   /**
@@ -52,6 +53,22 @@ public final class ObjectStoreProcessor implements Processor {
       Template value,
       String target,
       Duration ttl) {
+    this(operation, storeName, key, value, target, ttl, ObjectStoreOptions.DEFAULTS);
+  }
+
+  /**
+   * As above, the store opened with {@code options}: the named serializer its puts write with and
+   * the most entries it keeps (its TTL is {@code ttl}'s, per put).
+   */
+  public ObjectStoreProcessor(
+      Operation operation,
+      String storeName,
+      Template key,
+      Template value,
+      String target,
+      Duration ttl,
+      ObjectStoreOptions options) {
+    this.options = Objects.requireNonNull(options, "options");
     this.operation = Objects.requireNonNull(operation, "operation");
     this.storeName = Objects.requireNonNull(storeName, "storeName");
     this.key = Objects.requireNonNull(key, "key");
@@ -65,7 +82,7 @@ public final class ObjectStoreProcessor implements Processor {
 
   @Override
   public void start(FlowContext context) {
-    store = context.storage().objectStore(storeName, ObjectStoreOptions.DEFAULTS);
+    store = context.storage().objectStore(storeName, options);
   }
 
   @Override

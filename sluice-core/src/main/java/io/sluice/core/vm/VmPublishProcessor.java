@@ -25,6 +25,7 @@ public final class VmPublishProcessor implements Processor {
   private final boolean requestReply;
   private final Duration timeout;
   private final boolean persistent;
+  private final String serializer;
   private volatile VmQueue queue;
   private volatile DurableQueue durable;
 
@@ -40,6 +41,27 @@ public final class VmPublishProcessor implements Processor {
    */
   public VmPublishProcessor(
       String queueName, boolean requestReply, Duration timeout, boolean persistent) {
+    this(queueName, requestReply, timeout, persistent, null);
+  }
+
+  /**
+   * As above; a persistent queue's messages are written with the named {@code serializer} (null:
+   * the application's default). Only a persistent queue stores anything.
+   */
+  public VmPublishProcessor(
+      String queueName,
+      boolean requestReply,
+      Duration timeout,
+      boolean persistent,
+      String serializer) {
+    if (serializer != null && !persistent) {
+      throw new IllegalArgumentException(
+          "VM queue '"
+              + queueName
+              + "': serializer '"
+              + serializer
+              + "' applies only to a persistent queue; an in-memory queue stores nothing");
+    }
     if (persistent && requestReply) {
       throw new IllegalArgumentException(
           "VM queue '"
@@ -51,13 +73,18 @@ public final class VmPublishProcessor implements Processor {
     this.requestReply = requestReply;
     this.timeout = timeout;
     this.persistent = persistent;
+    this.serializer = serializer;
   }
 
   @Override
   public void start(FlowContext context) {
     if (persistent) {
       durable =
-          context.storage().queue(VmPersistence.durableName(queueName), QueueOptions.DEFAULTS);
+          context
+              .storage()
+              .queue(
+                  VmPersistence.durableName(queueName),
+                  QueueOptions.DEFAULTS.withSerializer(serializer));
     } else {
       queue = context.vmQueues().queue(queueName);
     }

@@ -1,5 +1,7 @@
 package io.sluice.jdbc;
 
+import io.sluice.core.serialization.CorruptRecordException;
+import io.sluice.core.serialization.RecordFault;
 import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Delivery;
@@ -201,6 +203,20 @@ final class JdbcDurableQueue implements DurableQueue {
       List<UnreadableMessages.Unreadable> poison = new ArrayList<>(0);
       Instant expiry = Instant.ofEpochMilli(expires);
       for (Taken row : taken) {
+        if (row.payload() == null) {
+          poison.add(
+              new UnreadableMessages.Unreadable(
+                  row.id(),
+                  row.deliveries(),
+                  new CorruptRecordException(
+                      RecordFault.MISSING,
+                      "message "
+                          + row.id()
+                          + " of queue '"
+                          + name
+                          + "' has no stored payload (its sluice_queue_payload row is gone)")));
+          continue;
+        }
         try {
           Object payload = values.read(row.payload());
           deliveries.add(new Delivery(row.id(), payload, row.deliveries(), owner, expiry));
@@ -261,10 +277,13 @@ final class JdbcDurableQueue implements DurableQueue {
     List<Taken> complete = new ArrayList<>(taken.size());
     try (ResultSet rs = select.executeQuery()) {
       while (rs.next()) {
-        Taken row = byId.get(rs.getLong(1));
+        Taken row = byId.remove(rs.getLong(1));
         complete.add(new Taken(row.id(), rs.getBytes(2), row.deliveries()));
       }
     }
+    // A message whose payload row is gone comes back without one: dead-lettered at once with the
+    // reason, not left locked to lapse again and again until maxDeliveries.
+    complete.addAll(byId.values());
     return complete;
   }
 

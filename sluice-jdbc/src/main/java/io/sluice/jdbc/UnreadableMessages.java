@@ -102,6 +102,10 @@ final class UnreadableMessages {
    */
   static Delivery deadLetter(
       StoredValues values, long id, byte[] payload, int deliveries, String reason) {
+    if (payload == null) {
+      return new Delivery(
+          id, null, deliveries, null, null, reason != null ? reason : "missing: no stored payload");
+    }
     try {
       return new Delivery(id, values.read(payload), deliveries, null, null, reason);
     } catch (SerializationException e) {

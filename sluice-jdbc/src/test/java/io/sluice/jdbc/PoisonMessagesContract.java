@@ -181,6 +181,30 @@ abstract class PoisonMessagesContract {
     assertThat(dead.get(1).deadReason()).isNull();
   }
 
+  /**
+   * A message whose payload row is gone (deleted by hand, a restore that missed a table) is
+   * dead-lettered at the first take with the reason, not left locked to lapse until maxDeliveries.
+   */
+  @Test
+  void aMessageWhosePayloadRowIsGoneIsDeadLetteredAtOnceWithTheReason() throws Exception {
+    DurableQueue queue = queue("fory");
+    List<Long> ids = queue.enqueueAll(List.of("a", "gone", "c"));
+    update("DELETE FROM sluice_queue_payload WHERE id = ?", ids.get(1), null);
+
+    List<Delivery> taken = queue.take(10);
+
+    assertThat(taken).extracting(Delivery::payload).containsExactly("a", "c");
+    assertThat(queue.deadLetters(10))
+        .singleElement()
+        .satisfies(d -> assertThat(d.id()).isEqualTo(ids.get(1)))
+        .satisfies(d -> assertThat(d.payload()).isNull())
+        .satisfies(d -> assertThat(d.deadReason()).startsWith("missing: message " + ids.get(1)));
+    assertThat(poisonCount()).isEqualTo(1.0);
+    assertThat(warned.list)
+        .singleElement()
+        .satisfies(w -> assertThat(w.getFormattedMessage()).contains("orders", "missing"));
+  }
+
   private double poisonCount() {
     var counter = registry.find("sluice.queue.poison").tag("queue", "orders").counter();
     return counter == null ? 0 : counter.count();

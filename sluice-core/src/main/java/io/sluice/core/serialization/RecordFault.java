@@ -24,7 +24,9 @@ public enum RecordFault {
   /** A consistent header, but bytes the codec or the serializer cannot make sense of. */
   CORRUPT("corrupt"),
   /** The serializer failed in a way it did not classify. */
-  UNREADABLE("unreadable");
+  UNREADABLE("unreadable"),
+  /** No bytes are stored at all where a record should be (a queue message's payload row gone). */
+  MISSING("missing");
 
   private final String label;
 

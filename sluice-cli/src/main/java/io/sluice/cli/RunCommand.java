@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.batch.BatchLauncher;
 import io.sluice.config.ConfigLoader;
 import io.sluice.config.Configuration;
 import io.sluice.config.JobsConfig;
@@ -102,6 +103,7 @@ final class RunCommand implements Callable<Integer> {
             ? null
             : ManagementServer.start(managementHost, managementPort, registry, access);
     try {
+      configuration.batch().launcher().bind(app);
       app.start();
       JobExecutor jobs = startJobNode(app, configuration.jobs());
       LOG.info(
@@ -112,15 +114,15 @@ final class RunCommand implements Callable<Integer> {
           config);
       if (!batchJobs.isEmpty()) {
         LOG.info(
-            "Batch job(s) {} are not run by sluice run; run one with sluice batch run {} --job"
-                + " NAME",
+            "Batch job(s) {} run when a flow's batch-execute starts them, or with sluice batch"
+                + " run {} --job NAME",
             batchJobs,
             config);
       }
       if (management != null) {
         LOG.info("Metrics at http://{}:{}/metrics ({})", managementHost, management.port(), access);
       }
-      return awaitSignalAndStop(app, jobs, signal);
+      return awaitSignalAndStop(app, jobs, configuration.batch().launcher(), signal);
     } finally {
       if (management != null) {
         management.close();
@@ -148,7 +150,8 @@ final class RunCommand implements Callable<Integer> {
     }
   }
 
-  private int awaitSignalAndStop(Application app, JobExecutor jobs, ShutdownSignal signal)
+  private int awaitSignalAndStop(
+      Application app, JobExecutor jobs, BatchLauncher batches, ShutdownSignal signal)
       throws InterruptedException {
     String received = signal.await();
     LOG.info(
@@ -163,6 +166,13 @@ final class RunCommand implements Callable<Integer> {
       // held but did not start, to other nodes or the next run, and leaves the store while it is
       // still open: the application closes it when it stops.
       jobs.close();
+    }
+    // Batch instances a flow started run on the application's store: they stop (resumable) while
+    // it is still open.
+    if (!batches.stopAll(app.shutdownTimeout())) {
+      LOG.warn(
+          "A batch instance had not stopped after {}; the next start of its job resumes it",
+          app.shutdownTimeout());
     }
     if (app.stop()) {
       LOG.info("Stopped cleanly");

@@ -70,8 +70,9 @@ final class ApplicationMapper {
       }
     }
     JobsConfig jobs = jobsMapper.map(sluice.get("jobs"), flowNames.names());
-    BatchConfig batch = batchMapper.map(root.items("batch"));
+    BatchConfig batch = batchMapper.map(root.items("batch"), processorMapper.launcher());
     checkSerializerNames(root.get("serialization"));
+    checkBatchExecutes(batch, flowNames.names());
     return new Configuration(application, jobs, batch);
   }
 
@@ -117,6 +118,31 @@ final class ApplicationMapper {
       application.storage(built);
     }
     return built;
+  }
+
+  /** Each batch-execute names a batch job of the file, and its result flow a flow of it. */
+  private void checkBatchExecutes(BatchConfig batch, java.util.Collection<String> flows) {
+    processorMapper
+        .batchJobNames()
+        .forEach(
+            (path, job) -> {
+              if (batch.job(job).isEmpty()) {
+                problems.add(
+                    path,
+                    job,
+                    "is not a batch job of this file; batch jobs: "
+                        + (batch.names().isEmpty() ? "none" : String.join(", ", batch.names())));
+              }
+            });
+    processorMapper
+        .resultFlowNames()
+        .forEach(
+            (path, flow) -> {
+              if (!flows.contains(flow)) {
+                problems.add(
+                    path, flow, "is not a flow of this file; flows: " + String.join(", ", flows));
+              }
+            });
   }
 
   /**

@@ -1,21 +1,33 @@
 package io.sluice.config;
 
 import io.sluice.batch.BatchJob;
+import io.sluice.batch.BatchLauncher;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The {@code batch:} section of a configuration: its batch jobs, in file order, each built and
  * validated. They run on the application's storage ({@code sluice.store:}) through {@link
- * io.sluice.batch.BatchEngine}, as {@code sluice batch run} does; {@code sluice run} does not run
- * them.
+ * io.sluice.batch.BatchEngine}, as {@code sluice batch run} does, or from a flow's {@code
+ * batch-execute} through the {@link #launcher()}.
  */
 public final class BatchConfig {
 
   private final List<BatchJob> jobs;
+  private final BatchLauncher launcher;
 
-  BatchConfig(List<BatchJob> jobs) {
+  BatchConfig(List<BatchJob> jobs, BatchLauncher launcher) {
     this.jobs = List.copyOf(jobs);
+    this.launcher = launcher;
+  }
+
+  /**
+   * What the file's {@code batch-execute} processors start the jobs through: bind it to the
+   * application once built ({@code sluice run} does) and stop what it started before stopping the
+   * application.
+   */
+  public BatchLauncher launcher() {
+    return launcher;
   }
 
   /** The batch jobs, in file order; empty without the section. */

@@ -4,6 +4,7 @@ import io.sluice.batch.AcceptPolicy;
 import io.sluice.batch.Aggregator;
 import io.sluice.batch.BatchInput;
 import io.sluice.batch.BatchJob;
+import io.sluice.batch.BatchLauncher;
 import io.sluice.batch.BatchStep;
 import io.sluice.core.Message;
 import io.sluice.core.expression.Template;
@@ -40,7 +41,7 @@ final class BatchMapper {
   }
 
   /** The jobs of {@code items}; the broken ones are recorded and left out. */
-  BatchConfig map(List<ConfigNode> items) {
+  BatchConfig map(List<ConfigNode> items, BatchLauncher launcher) {
     UniqueNames names = new UniqueNames("batch job", problems);
     List<BatchJob> jobs = new ArrayList<>();
     for (ConfigNode node : items) {
@@ -50,7 +51,8 @@ final class BatchMapper {
         jobs.add(job);
       }
     }
-    return new BatchConfig(jobs);
+    launcher.add(jobs);
+    return new BatchConfig(jobs, launcher);
   }
 
   private BatchJob job(ConfigNode node) {

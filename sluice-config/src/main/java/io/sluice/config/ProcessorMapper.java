@@ -1,5 +1,7 @@
 package io.sluice.config;
 
+import io.sluice.batch.BatchExecuteProcessor;
+import io.sluice.batch.BatchLauncher;
 import io.sluice.core.OnError;
 import io.sluice.core.expression.Expression;
 import io.sluice.core.expression.Template;
@@ -44,6 +46,14 @@ final class ProcessorMapper {
 
   /** The most entries a store-put may bound its store to: a hundred million. */
   static final int MAX_STORE_ENTRIES = 100_000_000;
+
+  /** Starts the file's batch jobs from batch-execute processors, once the application is built. */
+  private final BatchLauncher launcher = new BatchLauncher();
+
+  /** Each batch-execute's job and result flow, by the path that names them. */
+  private final Map<String, String> batchJobNames = new LinkedHashMap<>();
+
+  private final Map<String, String> resultFlowNames = new LinkedHashMap<>();
 
   /** Where each named serializer a store or queue asks for is named: path to name. */
   private final Map<String, String> serializerNames = new LinkedHashMap<>();
@@ -155,6 +165,7 @@ final class ProcessorMapper {
       }
       case "store-put", "store-get", "store-remove" -> objectStore(kind, node);
       case "http-request" -> httpRequest(node);
+      case "batch-execute" -> batchExecute(node);
       default -> {
         problems.add(node.path(), kind, "is not a known processor");
         yield null;
@@ -242,6 +253,37 @@ final class ProcessorMapper {
       serializerNames.put(node.get("serializer").path(), name);
     }
     return name;
+  }
+
+  /** A batch-execute: the job must be one of the file's, its result flow one of its flows. */
+  private Processor batchExecute(ConfigNode node) {
+    String job = node.text("job", null);
+    if (job == null) {
+      problems.add(node.get("job").path(), null, "is required");
+      return null;
+    }
+    batchJobNames.put(node.get("job").path(), job);
+    String resultFlow = node.text("resultFlow", null);
+    if (resultFlow != null) {
+      resultFlowNames.put(node.get("resultFlow").path(), resultFlow);
+    }
+    return new BatchExecuteProcessor(
+        launcher, job, node.text("target", BatchExecuteProcessor.DEFAULT_TARGET), resultFlow);
+  }
+
+  /** The launcher every batch-execute of the file starts its job through. */
+  BatchLauncher launcher() {
+    return launcher;
+  }
+
+  /** Each batch-execute's job name, by the path that names it. */
+  Map<String, String> batchJobNames() {
+    return batchJobNames;
+  }
+
+  /** Each batch-execute's result flow, by the path that names it. */
+  Map<String, String> resultFlowNames() {
+    return resultFlowNames;
   }
 
   /** Every named serializer a store or queue asked for, by the path that names it. */

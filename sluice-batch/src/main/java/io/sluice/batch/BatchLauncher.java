@@ -1,0 +1,150 @@
+package io.sluice.batch;
+
+import io.sluice.core.Application;
+import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts a configuration's batch jobs from inside its flows ({@link BatchExecuteProcessor}: Mule's
+ * {@code batch:execute}), in the process that runs the flows, on the application's storage. It is
+ * made with the jobs before the application exists and {@linkplain #bind bound} to it once built
+ * ({@code sluice run} does so); a job's result can go to a flow of the application when the
+ * instance ends.
+ *
+ * <p>One instance of a job runs at a time here: a second start while one runs would read the same
+ * input again, so it is refused naming the running instance. A start resumes the job's unfinished
+ * instance, if a crash or a stop left one with the same steps, rather than begin a second one over
+ * the same input.
+ */
+public final class BatchLauncher {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BatchLauncher.class);
+
+  private final Map<String, BatchJob> jobs = new ConcurrentHashMap<>();
+  private final Map<String, BatchEngine.Execution> running = new ConcurrentHashMap<>();
+  private volatile Application application;
+  private volatile BatchEngine engine;
+
+  /** A launcher of no job yet, not yet bound to an application. */
+  public BatchLauncher() {}
+
+  /** A launcher of these jobs, not yet bound to an application. */
+  public BatchLauncher(List<BatchJob> jobs) {
+    add(jobs);
+  }
+
+  /** Adds jobs this launcher can start (a configuration's, once mapped). */
+  public void add(List<BatchJob> more) {
+    more.forEach(job -> jobs.put(job.name(), job));
+  }
+
+  /** Binds the launcher to {@code application}: its storage keeps the jobs' blocks. */
+  public synchronized void bind(Application value) {
+    this.application = value;
+    this.engine = BatchEngine.of(value);
+  }
+
+  /** Whether a job of this name can be started. */
+  public boolean knows(String job) {
+    return jobs.containsKey(job);
+  }
+
+  /**
+   * Starts an instance of {@code job} and returns it at once; when it ends, its result goes to the
+   * flow {@code resultFlow} (null: nowhere) as the payload of a message.
+   *
+   * @throws SluiceException when the job is unknown, the launcher is not bound, or an instance of
+   *     the job runs already
+   */
+  public BatchEngine.Execution start(String job, String resultFlow) {
+    BatchJob definition = jobs.get(job);
+    if (definition == null) {
+      throw new SluiceException(
+          "There is no batch job '"
+              + job
+              + "' to start; the configuration has "
+              + new java.util.TreeSet<>(jobs.keySet()));
+    }
+    BatchEngine bound = engine;
+    if (bound == null) {
+      throw new SluiceException(
+          "Batch job '"
+              + job
+              + "' cannot start: its launcher is not bound to the application (sluice run binds"
+              + " it; an embedding application calls BatchLauncher.bind(application))");
+    }
+    synchronized (this) {
+      BatchEngine.Execution other = running.get(job);
+      if (other != null) {
+        throw new SluiceException(
+            "Batch job '"
+                + job
+                + "' has instance "
+                + other.instance()
+                + " running; a second instance would read the same input ("
+                + definition.input().describe()
+                + ") again. Start it again once that one ended");
+      }
+      BatchEngine.Execution execution = bound.run(definition);
+      running.put(job, execution);
+      execution
+          .result()
+          .whenComplete(
+              (result, error) -> {
+                running.remove(job, execution);
+                if (error != null) {
+                  LOG.error("Batch job '{}' instance {} failed", job, execution.instance(), error);
+                } else if (resultFlow != null) {
+                  deliver(job, execution.instance(), result, resultFlow);
+                }
+              });
+      return execution;
+    }
+  }
+
+  private void deliver(String job, long instance, BatchResult result, String flow) {
+    application
+        .send(flow, Message.of(result))
+        .whenComplete(
+            (done, error) -> {
+              if (error != null) {
+                LOG.warn(
+                    "The result of batch job '{}' instance {} could not go through flow '{}': {}",
+                    job,
+                    instance,
+                    flow,
+                    error.toString());
+              }
+            });
+  }
+
+  /**
+   * Asks every instance this launcher started and that still runs to stop (blocks in flight finish
+   * their step; the next start of the job, or {@code sluice batch resume}, goes on from there), and
+   * waits up to {@code timeout} for them to end; false when one had not.
+   */
+  public boolean stopAll(Duration timeout) throws InterruptedException {
+    List<BatchEngine.Execution> stopping = List.copyOf(running.values());
+    stopping.forEach(BatchEngine.Execution::stop);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (BatchEngine.Execution execution : stopping) {
+      try {
+        execution.result().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        return false;
+      } catch (ExecutionException e) {
+        // It failed rather than stopped: logged where it ended.
+      }
+    }
+    return true;
+  }
+}

@@ -102,10 +102,10 @@ class YamlAnchorsAndMergeKeysAreResolvedTest {
         .containsExactlyInAnyOrder(
             org.assertj.core.groups.Tuple.tuple("flows[0].strategy", "app.yaml:3:5"),
             org.assertj.core.groups.Tuple.tuple(
-                "flows[0].processors[0].logger.level", "app.yaml:5:27"),
+                "flows[0].processors[0].logger.level", "app.yaml:5:24"),
             org.assertj.core.groups.Tuple.tuple("flows[1].strategy", "app.yaml:7:5"),
             org.assertj.core.groups.Tuple.tuple(
-                "flows[1].processors[0].logger.level", "app.yaml:5:27"));
+                "flows[1].processors[0].logger.level", "app.yaml:5:24"));
   }
 
   @Test

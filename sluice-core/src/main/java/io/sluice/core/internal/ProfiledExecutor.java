@@ -169,14 +169,17 @@ final class ProfiledExecutor {
     while (!pool.isShutdown()) {
       String state = state();
       Runnable oldest = queue.poll();
+      // Queued before the dropped one's sender hears of it: that runs the source's completion on
+      // this thread, and the room must not wait for it. Another submitter may still take the room
+      // first; then the next oldest goes.
+      boolean queued = queue.force(task);
       if (oldest != null) {
         submitted.decrementAndGet();
         if (oldest instanceof StageTask dropped) {
           dropped.refused(discarded.discard(state, ExhaustedAction.DISCARD_OLDEST));
         }
       }
-      // Another submitter may take the room first; then the next oldest goes.
-      if (queue.force(task)) {
+      if (queued) {
         if (pool.isShutdown() && pool.remove(task)) {
           submitted.decrementAndGet();
           rejected.increment();

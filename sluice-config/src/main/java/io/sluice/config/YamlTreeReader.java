@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.sluice.core.ConfigProblem;
@@ -196,6 +197,11 @@ final class YamlTreeReader {
                   .at(position(parser.currentTokenLocation())));
         }
         sourceMap.put(child, line(parser), column(parser));
+        if (((EventRecordingParser) parser).event() instanceof ScalarEvent keyEvent
+            && keyEvent.getAnchor() != null) {
+          // An anchored key (&k name: ...) is a value like any other for a later *k.
+          anchors.put(keyEvent.getAnchor(), new Anchored(TextNode.valueOf(key), child, 1));
+        }
         parser.nextToken();
         JsonNode value = value(parser, child);
         if (merge) {

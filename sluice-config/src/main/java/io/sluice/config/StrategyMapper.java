@@ -17,8 +17,8 @@ import java.util.Set;
  * of each flow, written in place or naming one of {@code threading:}.
  *
  * <p>Every profile of the file starts from the default profile: a key it leaves out takes the
- * default profile's value, and a stage whose profile is left out takes the default profile whole.
- * A named profile or strategy is built once, where it is declared; a broken one is reported there,
+ * default profile's value, and a stage whose profile is left out takes the default profile whole. A
+ * named profile or strategy is built once, where it is declared; a broken one is reported there,
  * not at each flow that names it.
  */
 final class StrategyMapper {
@@ -165,8 +165,8 @@ final class StrategyMapper {
 
   /**
    * The profile of a stage: the default profile when absent, a named one when a name, else the one
-   * written, on top of the default profile; null after recording a problem (or when the default
-   * it needs is broken, which was reported).
+   * written, on top of the default profile; null after recording a problem (or when the default it
+   * needs is broken, which was reported).
    */
   private ThreadingProfile profile(ConfigNode node) {
     if (!node.isPresent()) {

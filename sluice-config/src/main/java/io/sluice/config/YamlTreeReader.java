@@ -38,13 +38,13 @@ import org.yaml.snakeyaml.events.ScalarEvent;
  * Builds a Jackson tree from YAML with the streaming parser, recording in a {@link SourceMap} where
  * each key and list item was written. Duplicate keys are problems, not silent overwrites.
  *
- * <p>Anchors, aliases and merge keys are resolved as YAML defines them, which Jackson's parser
- * does not do (it reads an alias as the text of its anchor's name, and {@code <<} as a key): an
- * alias ({@code *name}) stands for a copy of the value its anchor ({@code &name}) marked before it;
- * a merge key ({@code <<: *name}, or a list of aliases) adds the keys of the maps it names to the
- * map it is in, keys written in that map winning, then earlier maps of the list over later ones
- * (YAML 1.1's merge type). Inside a copied value a problem points to where the anchor wrote it; the
- * key that holds the alias keeps its own place.
+ * <p>Anchors, aliases and merge keys are resolved as YAML defines them, which Jackson's parser does
+ * not do (it reads an alias as the text of its anchor's name, and {@code <<} as a key): an alias
+ * ({@code *name}) stands for a copy of the value its anchor ({@code &name}) marked before it; a
+ * merge key ({@code <<: *name}, or a list of aliases) adds the keys of the maps it names to the map
+ * it is in, keys written in that map winning, then earlier maps of the list over later ones (YAML
+ * 1.1's merge type). Inside a copied value a problem points to where the anchor wrote it; the key
+ * that holds the alias keeps its own place.
  */
 final class YamlTreeReader {
 

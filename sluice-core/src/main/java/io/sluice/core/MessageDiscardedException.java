@@ -2,10 +2,11 @@ package io.sluice.core;
 
 /**
  * A flow dropped a message: its stage was full and its exhausted action (or {@code auto}'s
- * backpressure) is DISCARD, or DISCARD_OLDEST and the message had waited longest. Unlike the other refusals, the message is not to be delivered again: a
- * queue listener ends it (the in-memory one drops the entry, the persistent one acknowledges it)
- * instead of putting it back, which would only have it discarded again. A source that cannot drop
- * what it holds (a file) keeps it, as for any {@link FlowBusyException}.
+ * backpressure) is DISCARD, or DISCARD_OLDEST and the message had waited longest. Unlike the other
+ * refusals, the message is not to be delivered again: a queue listener ends it (the in-memory one
+ * drops the entry, the persistent one acknowledges it) instead of putting it back, which would only
+ * have it discarded again. A source that cannot drop what it holds (a file) keeps it, as for any
+ * {@link FlowBusyException}.
  */
 public class MessageDiscardedException extends FlowBusyException {
 

@@ -10,8 +10,8 @@ import java.time.Duration;
  *
  * @param maxThreadsActive the most threads at once (at least 1)
  * @param maxThreadsIdle the threads kept alive when idle, past {@code idleTtl} (0 to {@code
- *     maxThreadsActive}; Mule's core pool size). They are started on demand like the others: a
- *     pool that never needed a second thread keeps one.
+ *     maxThreadsActive}; Mule's core pool size). They are started on demand like the others: a pool
+ *     that never needed a second thread keeps one.
  * @param maxQueue the most messages waiting for a thread (0: hand over directly or not at all)
  * @param exhaustedAction what happens when threads and queue are full
  * @param waitTimeout how long WAIT waits before refusing (positive)
@@ -51,7 +51,9 @@ public record ThreadingProfile(
           maxThreadsIdle <= maxThreadsActive,
           "maxThreadsIdle",
           maxThreadsIdle,
-          "must be at most maxThreadsActive (" + maxThreadsActive + "): a pool keeps no more"
+          "must be at most maxThreadsActive ("
+              + maxThreadsActive
+              + "): a pool keeps no more"
               + " threads than it may run");
     }
     if (problems.check(maxQueue >= 0, "maxQueue", maxQueue, "must be 0 or more")) {

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * maxThreadsIdle (Mule's threads kept when idle, the pool's core size): past idleTtl a pool shrinks
- * to that many threads, not to none, and the next messages run on them. They still start on
- * demand: a pool that never needed a second thread keeps one.
+ * to that many threads, not to none, and the next messages run on them. They still start on demand:
+ * a pool that never needed a second thread keeps one.
  */
 @ExtendWith(NoLeakedThreads.class)
 class PoolKeepsMaxThreadsIdlePastIdleTtlTest {

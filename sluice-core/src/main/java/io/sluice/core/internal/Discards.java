@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The messages one stage dropped under DISCARD or DISCARD_OLDEST: counted ({@code sluice.stage.discarded}), logged
- * once and then summarised (a full stage may drop thousands a second), and the error each sender
- * gets.
+ * The messages one stage dropped under DISCARD or DISCARD_OLDEST: counted ({@code
+ * sluice.stage.discarded}), logged once and then summarised (a full stage may drop thousands a
+ * second), and the error each sender gets.
  */
 final class Discards {
 
@@ -45,8 +45,8 @@ final class Discards {
   }
 
   /**
-   * Counts and logs one message dropped by {@code action} (DISCARD: the new one, DISCARD_OLDEST: the
-   * one that waited longest); returns the error its sender gets.
+   * Counts and logs one message dropped by {@code action} (DISCARD: the new one, DISCARD_OLDEST:
+   * the one that waited longest); returns the error its sender gets.
    */
   MessageDiscardedException discard(String state, ExhaustedAction action) {
     count.increment();

@@ -21,7 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One stage's pool and queue under a {@link ThreadingProfile}: platform threads started on demand
  * up to maxThreadsActive (of which maxThreadsIdle are kept when idle), a bounded queue of maxQueue,
- * and the profile's exhausted action when both are full. Its state is published as {@code sluice.stage.*} meters tagged with flow and stage.
+ * and the profile's exhausted action when both are full. Its state is published as {@code
+ * sluice.stage.*} meters tagged with flow and stage.
  */
 final class ProfiledExecutor {
 
@@ -298,8 +299,8 @@ final class ProfiledExecutor {
    * Raises the pool's core size with the threads started, up to maxThreadsIdle: the pool then keeps
    * that many when idle (a thread dies after idleTtl only while more than the core size live). A
    * core size set at once would start a thread for each of the first tasks, idle threads
-   * notwithstanding; raised as threads start, it keeps them started on demand. Raising it to no more
-   * than the threads alive starts none.
+   * notwithstanding; raised as threads start, it keeps them started on demand. Raising it to no
+   * more than the threads alive starts none.
    */
   private void keep(int threadsAlive) {
     int kept = Math.min(threadsAlive, profile.maxThreadsIdle());

@@ -20,6 +20,7 @@ import java.util.TreeSet;
 final class ApplicationMapper {
 
   private final ProcessorMapper processorMapper;
+  private final StrategyMapper strategyMapper;
   private final FlowMapper flowMapper;
   private final JobsMapper jobsMapper;
   private final BatchMapper batchMapper;
@@ -32,7 +33,8 @@ final class ApplicationMapper {
     this.baseDirectory = baseDirectory;
     this.componentLoader = componentLoader;
     this.processorMapper = new ProcessorMapper(baseDirectory, componentLoader, problems);
-    this.flowMapper = new FlowMapper(processorMapper, problems);
+    this.strategyMapper = new StrategyMapper(problems);
+    this.flowMapper = new FlowMapper(processorMapper, strategyMapper, problems);
     this.batchMapper = new BatchMapper(processorMapper, flowMapper, problems);
     this.jobsMapper = new JobsMapper(componentLoader, problems);
   }
@@ -61,6 +63,7 @@ final class ApplicationMapper {
       }
     }
     serialization(root.get("serialization"), application);
+    strategyMapper.declare(root.get("threading"));
     UniqueNames flowNames = new UniqueNames("flow", problems);
     for (ConfigNode node : root.items("flows")) {
       flowNames.add(node);

@@ -1,10 +1,8 @@
 package io.sluice.config;
 
-import io.sluice.core.ExhaustedAction;
 import io.sluice.core.Flow;
 import io.sluice.core.OnError;
 import io.sluice.core.ProcessingStrategy;
-import io.sluice.core.ThreadingProfile;
 import io.sluice.core.file.AfterRead;
 import io.sluice.core.file.FileSource;
 import io.sluice.core.file.FileSourceConfig;
@@ -34,11 +32,14 @@ final class FlowMapper {
   static final Duration LONGEST_SCHEDULE = Duration.ofDays(365);
 
   private final ProcessorMapper processorMapper;
+  private final StrategyMapper strategyMapper;
   private final ProblemCollector problems;
   private final SharedListeners listeners;
 
-  FlowMapper(ProcessorMapper processorMapper, ProblemCollector problems) {
+  FlowMapper(
+      ProcessorMapper processorMapper, StrategyMapper strategyMapper, ProblemCollector problems) {
     this.processorMapper = processorMapper;
+    this.strategyMapper = strategyMapper;
     this.problems = problems;
     this.listeners = new SharedListeners(problems);
   }
@@ -46,7 +47,7 @@ final class FlowMapper {
   /** The flow, or null when it is broken (its problems recorded). */
   Flow flow(ConfigNode node) {
     String name = node.text("name", null);
-    ProcessingStrategy strategy = strategy(node.get("strategy"));
+    ProcessingStrategy strategy = strategyMapper.strategy(node.get("strategy"));
     Source source = source(node.get("source"));
     List<Processor> processors = processorMapper.processors(node, "processors");
     List<Processor> sinks = processorMapper.processors(node, "sinks");
@@ -56,63 +57,6 @@ final class FlowMapper {
     }
     return problems.attempt(
         node.path(), () -> new Flow(name, source, processors, sinks, errorHandler, strategy));
-  }
-
-  private ProcessingStrategy strategy(ConfigNode node) {
-    if (!node.isPresent()) {
-      return ProcessingStrategy.defaultStrategy();
-    }
-    Map.Entry<String, ConfigNode> kind = node.single();
-    if (kind == null) {
-      return null;
-    }
-    ConfigNode s = kind.getValue();
-    return switch (kind.getKey()) {
-      case "synchronous" -> {
-        ThreadingProfile receiver = profile(s.get("receiver"));
-        yield receiver == null ? null : new ProcessingStrategy.Synchronous(receiver);
-      }
-      case "staged" -> {
-        ThreadingProfile receiver = profile(s.get("receiver"));
-        ThreadingProfile flow = profile(s.get("flow"));
-        ThreadingProfile dispatcher = profile(s.get("dispatcher"));
-        yield receiver == null || flow == null || dispatcher == null
-            ? null
-            : new ProcessingStrategy.Staged(
-                receiver, flow, dispatcher, s.bool("persistent", false));
-      }
-      case "auto" -> {
-        ProcessingStrategy.Auto d = ProcessingStrategy.Auto.DEFAULT;
-        int maxInFlight = s.integer("maxInFlight", d.maxInFlight());
-        ExhaustedAction backpressure =
-            s.enumValue("backpressure", ExhaustedAction.class, d.backpressure());
-        Duration waitTimeout = s.duration("waitTimeout", d.waitTimeout());
-        int initialLimit = s.integer("initialLimit", d.initialLimit());
-        int maxLimit = s.integer("maxLimit", d.maxLimit());
-        yield problems.attempt(
-            s.path(),
-            () ->
-                new ProcessingStrategy.Auto(
-                    maxInFlight, backpressure, waitTimeout, initialLimit, maxLimit));
-      }
-      default -> {
-        problems.add(s.path(), kind.getKey(), "is not a strategy; use synchronous, staged or auto");
-        yield null;
-      }
-    };
-  }
-
-  private ThreadingProfile profile(ConfigNode node) {
-    ThreadingProfile d = ThreadingProfile.DEFAULT;
-    ThreadingProfile.Builder profile =
-        ThreadingProfile.builder()
-            .maxThreadsActive(node.integer("maxThreadsActive", d.maxThreadsActive()))
-            .maxQueue(node.integer("maxQueue", d.maxQueue()))
-            .exhaustedAction(
-                node.enumValue("exhaustedAction", ExhaustedAction.class, d.exhaustedAction()))
-            .waitTimeout(node.duration("waitTimeout", d.waitTimeout()))
-            .idleTtl(node.duration("idleTtl", d.idleTtl()));
-    return problems.attempt(node.path(), profile::build);
   }
 
   /** The source {@code node} declares (one key naming its kind), or null when broken or absent. */

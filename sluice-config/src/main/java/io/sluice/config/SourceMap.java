@@ -1,7 +1,10 @@
 package io.sluice.config;
 
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * Where each value of a configuration file was written: dotted path ({@code flows[0].name}) to line
@@ -11,7 +14,8 @@ import java.util.Map;
 final class SourceMap {
 
   private final String fileName;
-  private final Map<String, String> positions = new HashMap<>();
+  // Sorted, so that the paths under one are found as a range (an alias copies them).
+  private final NavigableMap<String, String> positions = new TreeMap<>();
 
   SourceMap(String fileName) {
     this.fileName = fileName;
@@ -19,6 +23,26 @@ final class SourceMap {
 
   void put(String path, int line, int column) {
     positions.putIfAbsent(path, fileName + ":" + line + ":" + column);
+  }
+
+  /**
+   * Gives the values under {@code to} the positions of those under {@code from}, which an alias or
+   * a merge key copied there; positions already recorded (the key holding the alias) stay.
+   */
+  void copy(String from, String to) {
+    List<Map.Entry<String, String>> under = new ArrayList<>();
+    for (Map.Entry<String, String> entry :
+        positions.subMap(from, true, from + Character.MAX_VALUE, false).entrySet()) {
+      String path = entry.getKey();
+      if (path.length() == from.length()
+          || path.charAt(from.length()) == '.'
+          || path.charAt(from.length()) == '[') {
+        under.add(entry);
+      }
+    }
+    for (Map.Entry<String, String> entry : under) {
+      positions.putIfAbsent(to + entry.getKey().substring(from.length()), entry.getValue());
+    }
   }
 
   /**

@@ -59,7 +59,7 @@ class SchemaErrorsAreReportedTogetherTest {
             "is not a known key; did you mean 'name'? allowed here: name, strategy, source,"
                 + " processors, sinks, errorHandler",
             "must be at least 1",
-            "must be one of: WAIT, REJECT, CALLER_RUNS, DISCARD",
+            "must be one of: WAIT, REJECT, CALLER_RUNS, DISCARD, DISCARD_OLDEST",
             "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)",
             "is required",
             "must be one of: TRACE, DEBUG, INFO, WARN, ERROR",

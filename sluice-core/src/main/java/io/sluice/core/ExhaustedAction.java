@@ -12,5 +12,12 @@ public enum ExhaustedAction {
    * The message is dropped and counted ({@code sluice.stage.discarded}); the source is told with a
    * {@link MessageDiscardedException} and does not deliver it again (a file source keeps its file).
    */
-  DISCARD
+  DISCARD,
+  /**
+   * The message that has waited longest in the queue is dropped to make room for the new one
+   * (Mule's {@code DISCARD_OLDEST}): the dropped one ends as under {@link #DISCARD}, counted and
+   * told with a {@link MessageDiscardedException}. Needs a queue ({@code maxQueue} of at least 1);
+   * not for {@code auto}'s backpressure, which has no queue to drop from.
+   */
+  DISCARD_OLDEST
 }

@@ -117,8 +117,12 @@ public sealed interface ProcessingStrategy
       if (problems.check(maxInFlight >= 1, "maxInFlight", maxInFlight, "must be at least 1")) {
         problems.atMost("maxInFlight", maxInFlight, MAX_IN_FLIGHT);
       }
+      // No CALLER_RUNS (the source's thread is already the caller) and no DISCARD_OLDEST: the
+      // messages held are running, none waits in a queue to be dropped.
       problems.check(
-          backpressure != null && backpressure != ExhaustedAction.CALLER_RUNS,
+          backpressure == ExhaustedAction.WAIT
+              || backpressure == ExhaustedAction.REJECT
+              || backpressure == ExhaustedAction.DISCARD,
           "backpressure",
           backpressure,
           "must be one of WAIT, REJECT, DISCARD");

@@ -4,17 +4,23 @@ import java.time.Duration;
 
 /**
  * A fixed pool and its queue, as Mule users know it: at most {@code maxThreadsActive} threads,
- * started on demand and stopped after {@code idleTtl} without work; at most {@code maxQueue}
- * messages waiting; and what happens when both are full.
+ * started on demand and stopped after {@code idleTtl} without work, except the {@code
+ * maxThreadsIdle} kept for the next messages; at most {@code maxQueue} messages waiting; and what
+ * happens when both are full.
  *
  * @param maxThreadsActive the most threads at once (at least 1)
+ * @param maxThreadsIdle the threads kept alive when idle, past {@code idleTtl} (0 to {@code
+ *     maxThreadsActive}; Mule's core pool size). They are started on demand like the others: a pool
+ *     that never needed a second thread keeps one.
  * @param maxQueue the most messages waiting for a thread (0: hand over directly or not at all)
  * @param exhaustedAction what happens when threads and queue are full
  * @param waitTimeout how long WAIT waits before refusing (positive)
- * @param idleTtl how long an idle thread lives (positive)
+ * @param idleTtl how long an idle thread lives (positive), unless it is one of the {@code
+ *     maxThreadsIdle} kept
  */
 public record ThreadingProfile(
     int maxThreadsActive,
+    int maxThreadsIdle,
     int maxQueue,
     ExhaustedAction exhaustedAction,
     Duration waitTimeout,
@@ -26,7 +32,10 @@ public record ThreadingProfile(
   /** The most messages one profile's queue holds: a million. */
   public static final int MAX_QUEUE = 1_000_000;
 
-  /** Mule's default: 16 threads, a queue of 1000, WAIT 30 s, idle 60 s. */
+  /**
+   * The default: 16 threads, none kept when idle, a queue of 1000, WAIT 30 s, idle 60 s. (Mule
+   * keeps one idle thread and queues nothing by default.)
+   */
   public static final ThreadingProfile DEFAULT = builder().build();
 
   /** Checks every rule and lists every violation at once. */
@@ -36,10 +45,28 @@ public record ThreadingProfile(
         maxThreadsActive >= 1, "maxThreadsActive", maxThreadsActive, "must be at least 1")) {
       problems.atMost("maxThreadsActive", maxThreadsActive, MAX_THREADS);
     }
+    if (problems.check(maxThreadsIdle >= 0, "maxThreadsIdle", maxThreadsIdle, "must be 0 or more")
+        && problems.atMost("maxThreadsIdle", maxThreadsIdle, MAX_THREADS)) {
+      problems.check(
+          maxThreadsIdle <= maxThreadsActive,
+          "maxThreadsIdle",
+          maxThreadsIdle,
+          "must be at most maxThreadsActive ("
+              + maxThreadsActive
+              + "): a pool keeps no more"
+              + " threads than it may run");
+    }
     if (problems.check(maxQueue >= 0, "maxQueue", maxQueue, "must be 0 or more")) {
       problems.atMost("maxQueue", maxQueue, MAX_QUEUE);
     }
-    problems.check(exhaustedAction != null, "exhaustedAction", null, "is required");
+    if (problems.check(exhaustedAction != null, "exhaustedAction", null, "is required")) {
+      problems.check(
+          exhaustedAction != ExhaustedAction.DISCARD_OLDEST || maxQueue >= 1,
+          "exhaustedAction",
+          exhaustedAction,
+          "needs a queue: with maxQueue 0 no message waits, so there is no oldest to drop; set"
+              + " maxQueue to 1 or more, or choose DISCARD");
+    }
     problems.check(
         waitTimeout != null && waitTimeout.isPositive(),
         "waitTimeout",
@@ -52,6 +79,27 @@ public record ThreadingProfile(
     problems.throwIfAny();
   }
 
+  /** A profile keeping no idle thread, as before {@code maxThreadsIdle} existed. */
+  public ThreadingProfile(
+      int maxThreadsActive,
+      int maxQueue,
+      ExhaustedAction exhaustedAction,
+      Duration waitTimeout,
+      Duration idleTtl) {
+    this(maxThreadsActive, 0, maxQueue, exhaustedAction, waitTimeout, idleTtl);
+  }
+
+  /** A builder starting from this profile's values. */
+  public Builder toBuilder() {
+    return builder()
+        .maxThreadsActive(maxThreadsActive)
+        .maxThreadsIdle(maxThreadsIdle)
+        .maxQueue(maxQueue)
+        .exhaustedAction(exhaustedAction)
+        .waitTimeout(waitTimeout)
+        .idleTtl(idleTtl);
+  }
+
   /** A builder starting from the defaults. */
   public static Builder builder() {
     return new Builder();
@@ -60,6 +108,7 @@ public record ThreadingProfile(
   /** Builds a {@link ThreadingProfile}; unset values keep their defaults. */
   public static final class Builder {
     private int maxThreadsActive = 16;
+    private int maxThreadsIdle = 0;
     private int maxQueue = 1000;
     private ExhaustedAction exhaustedAction = ExhaustedAction.WAIT;
     private Duration waitTimeout = Duration.ofSeconds(30);
@@ -70,6 +119,12 @@ public record ThreadingProfile(
     /** The most threads at once. */
     public Builder maxThreadsActive(int value) {
       this.maxThreadsActive = value;
+      return this;
+    }
+
+    /** The threads kept alive when idle (at most maxThreadsActive). */
+    public Builder maxThreadsIdle(int value) {
+      this.maxThreadsIdle = value;
       return this;
     }
 
@@ -100,7 +155,7 @@ public record ThreadingProfile(
     /** The profile; fails listing every broken rule. */
     public ThreadingProfile build() {
       return new ThreadingProfile(
-          maxThreadsActive, maxQueue, exhaustedAction, waitTimeout, idleTtl);
+          maxThreadsActive, maxThreadsIdle, maxQueue, exhaustedAction, waitTimeout, idleTtl);
     }
   }
 }

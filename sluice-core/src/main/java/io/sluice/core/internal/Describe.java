@@ -64,6 +64,7 @@ final class Describe {
         + (p.exhaustedAction().name().equals("WAIT") ? " " + p.waitTimeout() : "")
         + ", idle "
         + p.idleTtl()
+        + (p.maxThreadsIdle() > 0 ? " (" + p.maxThreadsIdle() + " kept)" : "")
         + "]";
   }
 

@@ -16,11 +16,13 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One stage's pool and queue under a {@link ThreadingProfile}: platform threads started on demand
- * up to maxThreadsActive, a bounded queue of maxQueue, and the profile's exhausted action when both
- * are full. Its state is published as {@code sluice.stage.*} meters tagged with flow and stage.
+ * up to maxThreadsActive (of which maxThreadsIdle are kept when idle), a bounded queue of maxQueue,
+ * and the profile's exhausted action when both are full. Its state is published as {@code
+ * sluice.stage.*} meters tagged with flow and stage.
  */
 final class ProfiledExecutor {
 
@@ -36,15 +38,19 @@ final class ProfiledExecutor {
   private final LongAdder rejected = new LongAdder();
   private final Discards discarded;
   private final LongAdder callerRuns = new LongAdder();
+  // Raising the pool's core size is a read then a write; one thread at a time, or a smaller value
+  // could overwrite a larger one.
+  private final ReentrantLock keeping = new ReentrantLock();
 
   ProfiledExecutor(String flow, String stage, ThreadingProfile profile, MeterRegistry registry) {
     this.flow = flow;
     this.stage = stage;
     this.profile = profile;
     this.discarded = new Discards(flow, stage, registry);
-    // No core threads: every thread starts on demand and dies after idleTtl without work. The
-    // queue refuses a task while the pool may grow and no thread is idle, so the pool grows up to
-    // maxThreadsActive before anything waits (a direct hand-over when maxQueue is 0).
+    // No core threads at first: every thread starts on demand and dies after idleTtl without work,
+    // but for the maxThreadsIdle the pool keeps (the core size rises with the threads started, see
+    // keep()). The queue refuses a task while the pool may grow and no thread is idle, so the pool
+    // grows up to maxThreadsActive before anything waits (a direct hand-over when maxQueue is 0).
     this.queue = profile.maxQueue() == 0 ? null : new OnDemandQueue(profile.maxQueue());
     BlockingQueue<Runnable> workQueue = queue == null ? new SynchronousQueue<>() : queue;
     this.pool =
@@ -122,6 +128,9 @@ final class ProfiledExecutor {
     if (profile.exhaustedAction() == ExhaustedAction.WAIT && waitForRoom(task)) {
       return;
     }
+    if (profile.exhaustedAction() == ExhaustedAction.DISCARD_OLDEST && dropOldestFor(task)) {
+      return;
+    }
     submitted.decrementAndGet();
     switch (profile.exhaustedAction()) {
       case WAIT -> {
@@ -144,7 +153,43 @@ final class ProfiledExecutor {
         task.run();
       }
       case DISCARD -> task.refused(discarded.discard(state()));
+      case DISCARD_OLDEST -> {
+        // The pool stopped while the task looked for room: nothing was dropped for it.
+        rejected.increment();
+        task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
+      }
     }
+  }
+
+  /**
+   * DISCARD_OLDEST: drops the task that waited longest in the queue (it ends as a discarded
+   * message, counted and told to its sender) and queues this one in its place; false when the pool
+   * stopped meanwhile. The profile guarantees a queue.
+   */
+  private boolean dropOldestFor(StageTask task) {
+    while (!pool.isShutdown()) {
+      String state = state();
+      Runnable oldest = queue.poll();
+      // Queued before the dropped one's sender hears of it: that runs the source's completion on
+      // this thread, and the room must not wait for it. Another submitter may still take the room
+      // first; then the next oldest goes.
+      boolean queued = queue.force(task);
+      if (oldest != null) {
+        submitted.decrementAndGet();
+        if (oldest instanceof StageTask dropped) {
+          dropped.refused(discarded.discard(state, ExhaustedAction.DISCARD_OLDEST));
+        }
+      }
+      if (queued) {
+        if (pool.isShutdown() && pool.remove(task)) {
+          submitted.decrementAndGet();
+          rejected.increment();
+          task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
+        }
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Gives the task to the pool (a thread, or the queue); false when both are full. */
@@ -233,18 +278,43 @@ final class ProfiledExecutor {
     return discarded.count();
   }
 
-  /** Counts live threads without the pool's main lock, which getPoolSize() takes per call. */
+  /**
+   * Counts live threads without the pool's main lock, which getPoolSize() takes per call, and keeps
+   * up to maxThreadsIdle of them when idle.
+   */
   private ThreadFactory counted(ThreadFactory named) {
     return runnable ->
         named.newThread(
             () -> {
-              alive.incrementAndGet();
+              keep(alive.incrementAndGet());
               try {
                 runnable.run();
               } finally {
                 alive.decrementAndGet();
               }
             });
+  }
+
+  /**
+   * Raises the pool's core size with the threads started, up to maxThreadsIdle: the pool then keeps
+   * that many when idle (a thread dies after idleTtl only while more than the core size live). A
+   * core size set at once would start a thread for each of the first tasks, idle threads
+   * notwithstanding; raised as threads start, it keeps them started on demand. Raising it to no
+   * more than the threads alive starts none.
+   */
+  private void keep(int threadsAlive) {
+    int kept = Math.min(threadsAlive, profile.maxThreadsIdle());
+    if (kept <= pool.getCorePoolSize()) {
+      return;
+    }
+    keeping.lock();
+    try {
+      if (kept > pool.getCorePoolSize()) {
+        pool.setCorePoolSize(kept);
+      }
+    } finally {
+      keeping.unlock();
+    }
   }
 
   static ThreadFactory threads(String prefix) {

@@ -65,16 +65,7 @@ client_java="$java"
 [ -z "$server_cpus" ] || server_java="taskset -c $server_cpus $java"
 [ -z "$client_cpus" ] || client_java="taskset -c $client_cpus $java"
 jar="$root/sluice-bench/target/benchmarks.jar"
-if [ "$build" = 1 ]; then
-  (cd "$root" && ./mvnw -q -pl sluice-bench -am package -DskipTests)
-fi
-# 10,000 clients need as many sockets in each process.
-ulimit -n "$(ulimit -Hn)"
-
-work=$(mktemp -d)
 . "$root/sluice-bench/target-server.sh"
-trap 'stop_server; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
 
 # run_row EXPERIMENT REPEAT ROW PATH MODE CLIENTS: one server, one client run, one CSV line.
 run_row() {

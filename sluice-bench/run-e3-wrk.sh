@@ -48,16 +48,7 @@ fi
 . "$root/bin/find-java.sh"
 sluice_find_java || exit 1
 server_java="$JAVA_HOME/bin/java $server_opts"
-if [ "$build" = 1 ]; then
-  (cd "$root" && ./mvnw -q -pl sluice-bench -am package -DskipTests)
-fi
-# 10,000 connections need as many sockets in each process.
-ulimit -n "$(ulimit -Hn)"
-
-work=$(mktemp -d)
 . "$root/sluice-bench/target-server.sh"
-trap 'stop_server; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
 
 commit=$(cd "$(dirname "$jar")" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -s "$out" ] || echo "date,commit,row,path,clients,repeat,seconds,timeout_s,requests,req_per_s,timeouts,connect,read,write,status,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,server_cpu_s,load1" >"$out"

@@ -1,6 +1,15 @@
-# Sourced by run-e2e3.sh and run-e3-wrk.sh (POSIX sh): starts and stops the E2/E3 target server
-# (HttpTargetServer) in a JVM of its own. Needs $work (a temporary directory), $jar and
-# $server_java set; start_server sets $server_pid and $port.
+# Sourced by run-e2e3.sh and run-e3-wrk.sh (POSIX sh) once $root, $build and $jar are set: builds
+# the benchmarks when $build is 1, allows as many sockets as 10,000 connections need, makes $work
+# (a temporary directory, removed at exit with the server stopped), and defines start_server and
+# stop_server for the E2/E3 target server (HttpTargetServer) in a JVM of its own, started with
+# $server_java; start_server sets $server_pid and $port.
+
+if [ "$build" = 1 ]; then
+  (cd "$root" && ./mvnw -q -pl sluice-bench -am package -DskipTests)
+fi
+# 10,000 connections need as many sockets in each process.
+ulimit -n "$(ulimit -Hn)"
+work=$(mktemp -d)
 
 server_pid=""
 stop_server() {
@@ -45,3 +54,5 @@ start_server() {
   fi
 }
 
+trap 'stop_server; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM

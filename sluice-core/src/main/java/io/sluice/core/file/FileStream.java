@@ -20,6 +20,7 @@ final class FileStream extends InputStream {
   private final Path path;
   private final String flow;
   private final long sizeAtOpen;
+  private final byte[] one = new byte[1];
   private boolean checked;
 
   private FileStream(FileChannel channel, Path path, String flow, long sizeAtOpen) {
@@ -47,7 +48,6 @@ final class FileStream extends InputStream {
 
   @Override
   public int read() throws IOException {
-    byte[] one = new byte[1];
     int n = read(one, 0, 1);
     return n < 0 ? -1 : one[0] & 0xff;
   }

@@ -298,13 +298,13 @@ public final class DurableQueueListener {
               queue.name());
         }
       }
+      // Each outcome on its own: one that fails (its lock lapses, it is delivered again) does not
+      // keep the others from being written.
       for (Delivery delivery : drain(toRelease)) {
-        queue.release(delivery);
-        released.increment();
+        allHeld &= write(delivery, "release", () -> queue.release(delivery), released);
       }
       for (Delivery delivery : drain(toNack)) {
-        queue.nack(delivery, redeliveryDelay);
-        nacked.increment();
+        allHeld &= write(delivery, "nack", () -> queue.nack(delivery, redeliveryDelay), nacked);
       }
       if (allHeld) {
         outcomeFailures.recovered();
@@ -315,6 +315,23 @@ public final class DurableQueueListener {
           "Could not write outcomes to queue '{}' ({}); the messages will be delivered again",
           queue.name(),
           e.toString());
+    }
+  }
+
+  /** Writes one outcome, counting it; false (logged) when the store refused it. */
+  private boolean write(Delivery delivery, String what, Runnable outcome, Counter counter) {
+    try {
+      outcome.run();
+      counter.increment();
+      return true;
+    } catch (RuntimeException e) {
+      outcomeFailures.failed(
+          "Could not {} message {} of queue '{}' ({}); its lock lapses and it is delivered again",
+          what,
+          delivery.id(),
+          queue.name(),
+          e.toString());
+      return false;
     }
   }
 

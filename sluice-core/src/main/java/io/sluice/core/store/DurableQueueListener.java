@@ -184,8 +184,10 @@ public final class DurableQueueListener {
       List<Delivery> taken = List.of();
       int handed = 0;
       try {
-        flush();
         int wanted = awaitRoom();
+        // Outcomes first, then the take: a message the flow refused while this consumer waited for
+        // room goes back before the next take, so one consumer keeps the queue's order.
+        flush();
         if (wanted == 0) {
           continue;
         }

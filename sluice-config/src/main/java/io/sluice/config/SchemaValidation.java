@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Validates a configuration tree against the shipped JSON Schema and turns each violation into a
@@ -65,7 +66,8 @@ final class SchemaValidation {
   private static ConfigProblem problem(ValidationMessage m) {
     String at = path(m.getInstanceLocation());
     JsonNode schemaNode = m.getSchemaNode();
-    JsonNode parentSchema = TREE.at(parentPointer(m));
+    String place = parentPointer(m);
+    JsonNode parentSchema = TREE.at(place);
     if (m.getSchemaLocation().toString().contains("/$defs/threads/")) {
       return ConfigProblem.of(at, value(m.getInstanceNode()), THREADS_RULE);
     }
@@ -74,7 +76,7 @@ final class SchemaValidation {
           ConfigProblem.of(
               SourceMap.child(at, m.getProperty()),
               m.getProperty(),
-              unknownKey(m.getProperty(), parentSchema.path("properties")));
+              unknownKey(place, m.getProperty(), parentSchema.path("properties")));
       case "propertyNames" ->
           ConfigProblem.of(
               SourceMap.child(at, m.getProperty()), m.getProperty(), nameRule(schemaNode));
@@ -157,18 +159,33 @@ final class SchemaValidation {
     return path;
   }
 
-  private static String unknownKey(String key, JsonNode known) {
+  /**
+   * The rule of an unknown key at the schema object {@code place}: another product's name is told
+   * what Sluice calls it there ({@link ForeignNames}); else the closest known key, if one is close.
+   */
+  private static String unknownKey(String place, String key, JsonNode known) {
+    Optional<ForeignNames.Name> foreign = ForeignNames.at(place, key);
+    if (foreign.isPresent()) {
+      return foreign.get().rule();
+    }
     List<String> names = new ArrayList<>();
     known.fieldNames().forEachRemaining(names::add);
     String closest =
         names.stream()
-            .min(
-                Comparator.comparingInt(
-                    n -> distance(n.toLowerCase(Locale.ROOT), key.toLowerCase(Locale.ROOT))))
-            .filter(n -> distance(n.toLowerCase(Locale.ROOT), key.toLowerCase(Locale.ROOT)) <= 2)
+            .filter(n -> ForeignNames.normalised(n).equals(ForeignNames.normalised(key)))
+            .findFirst()
+            .or(
+                () ->
+                    names.stream()
+                        .min(Comparator.comparingInt(n -> distance(lower(n), lower(key))))
+                        .filter(n -> distance(lower(n), lower(key)) <= 2))
             .map(n -> "did you mean '" + n + "'? ")
             .orElse("");
     return "is not a known key; " + closest + "allowed here: " + String.join(", ", names);
+  }
+
+  private static String lower(String text) {
+    return text.toLowerCase(Locale.ROOT);
   }
 
   private static String requiredOfEach(JsonNode branches) {

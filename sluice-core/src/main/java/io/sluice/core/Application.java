@@ -59,7 +59,14 @@ public final class Application implements AutoCloseable {
     this.givenStorage = b.storage;
     this.clock = b.clock;
     this.runtime =
-        new ApplicationRuntime(flows, b.clock, b.timer, meterRegistry, vmQueues, this::storage);
+        new ApplicationRuntime(
+            flows,
+            b.clock,
+            b.timer,
+            meterRegistry,
+            vmQueues,
+            this::storage,
+            b.host == null ? null : b.host.runtime);
   }
 
   /** A builder with the defaults: system clock and timer, a simple meter registry. */
@@ -202,8 +209,20 @@ public final class Application implements AutoCloseable {
     private StoredValues storedValues;
     private StorageConfig storageConfig = StorageConfig.defaults();
     private Storage storage;
+    private Application host;
 
     private Builder() {}
+
+    /**
+     * Runs the flows' CPU_INTENSIVE work on {@code host}'s shared CPU pool rather than on a pool of
+     * this application's own: for flows built beside an application, as a batch run's steps are.
+     * One pool serves the process's cores, and its meters ({@code sluice.pool.*}) are registered
+     * once. The pool stays {@code host}'s: stopping this application leaves it running.
+     */
+    public Builder cpuPoolOf(Application value) {
+      this.host = value;
+      return this;
+    }
 
     /**
      * Where stores and queues live ({@link StorageConfig#defaults()}, embedded SQLite under {@code

@@ -2,6 +2,7 @@ package io.sluice.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonNodePath;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
@@ -26,9 +27,9 @@ import java.util.Optional;
 final class SchemaValidation {
 
   static final String RESOURCE = "sluice.schema.json";
-  static final String TEXT = readSchema();
 
-  private static final JsonNode TREE = parse(TEXT);
+  /** The schema file as shipped: without the defaults the Java builders give. */
+  private static final JsonNode TREE = parse(readSchema());
   private static final JsonSchema SCHEMA =
       JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
           .getSchema(TREE, SchemaValidatorsConfig.builder().locale(Locale.ENGLISH).build());
@@ -263,6 +264,21 @@ final class SchemaValidation {
       current = swap;
     }
     return previous[b.length()];
+  }
+
+  /**
+   * The schema with every default, those of the Java builders filled in ({@link SchemaDefaults}):
+   * what IDEs and {@code sluice schema} are given. Made when asked for: validating needs no
+   * defaults.
+   */
+  static String served() {
+    ObjectNode served = TREE.deepCopy();
+    SchemaDefaults.fill(served);
+    try {
+      return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(served);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static String readSchema() {

@@ -29,6 +29,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class Application implements AutoCloseable {
 
+  /** How long a graceful stop waits for messages in flight unless set: 30 s. */
+  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+  /** The capacity of each VM queue unless set: a thousand messages. */
+  public static final int DEFAULT_VM_QUEUE_CAPACITY = 1000;
+
   /** The largest capacity of a VM queue: a million messages held in memory. */
   public static final int MAX_VM_QUEUE_CAPACITY = 1_000_000;
 
@@ -203,8 +209,8 @@ public final class Application implements AutoCloseable {
     private Clock clock = Clock.systemDefaultZone();
     private TimerService timer;
     private MeterRegistry meterRegistry = new SimpleMeterRegistry();
-    private Duration shutdownTimeout = Duration.ofSeconds(30);
-    private int vmQueueCapacity = 1000;
+    private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+    private int vmQueueCapacity = DEFAULT_VM_QUEUE_CAPACITY;
     private SerializationConfig serialization;
     private StoredValues storedValues;
     private StorageConfig storageConfig = StorageConfig.defaults();

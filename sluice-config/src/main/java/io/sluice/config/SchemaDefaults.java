@@ -173,12 +173,9 @@ final class SchemaDefaults {
     return switch (value) {
       case Duration duration -> nodes.textNode(duration(duration));
       case Size size -> nodes.textNode(size(size.bytes()));
-      case Integer number -> nodes.numberNode(number);
-      case Long number -> nodes.numberNode(number);
-      case Double number ->
-          number == Math.rint(number)
-              ? nodes.numberNode(number.longValue())
-              : nodes.numberNode(number);
+      case Integer number -> whole(number);
+      case Long number -> whole(number);
+      case Double number -> number == Math.rint(number) ? whole(number.longValue()) : nodes.numberNode(number);
       case Boolean flag -> nodes.booleanNode(flag);
       case Enum<?> constant -> nodes.textNode(constant.name());
       case List<?> list -> {
@@ -188,6 +185,13 @@ final class SchemaDefaults {
       }
       default -> nodes.textNode(value.toString());
     };
+  }
+
+  /** A whole number as a parser reads it back: an int when it fits (2, not 2.0 or 2L). */
+  private static JsonNode whole(long number) {
+    return number == (int) number
+        ? JsonNodeFactory.instance.numberNode((int) number)
+        : JsonNodeFactory.instance.numberNode(number);
   }
 
   /** A duration as the guide writes it: the largest of h, m, s, ms that divides it. */

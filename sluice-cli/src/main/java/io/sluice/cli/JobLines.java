@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.core.store.NewJob;
@@ -22,7 +23,8 @@ final class JobLines {
   /** The fields a line may have. */
   static final List<String> FIELDS = List.of("type", "payload", "priority", "due", "retries", "key");
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private JobLines() {}
 

@@ -48,6 +48,9 @@ import picocli.CommandLine.TypeConversionException;
     })
 final class JobsCreateCommand implements Callable<Integer> {
 
+  /** Bad lines shown; the rest are counted. */
+  private static final int SHOWN = 20;
+
   @Mixin ConfiguredJobStore store;
 
   @Option(
@@ -98,9 +101,6 @@ final class JobsCreateCommand implements Callable<Integer> {
   String file;
 
   @Spec CommandSpec spec;
-
-  /** Bad lines shown; the rest are counted. */
-  private static final int SHOWN = 20;
 
   /** When the job is due: at an instant, or a duration after now on the store's clock. */
   record Due(Instant at, Duration in) {}

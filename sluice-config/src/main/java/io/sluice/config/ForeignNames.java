@@ -56,7 +56,9 @@ final class ForeignNames {
 
   /** The entry for {@code key} at the schema object {@code place}, if it is another's name. */
   static Optional<Name> at(String place, String key) {
-    return Optional.ofNullable(TABLE.getOrDefault(place, Map.of()).get(normalised(key)));
+    return key == null
+        ? Optional.empty()
+        : Optional.ofNullable(TABLE.getOrDefault(place, Map.of()).get(normalised(key)));
   }
 
   /** The whole table, by place: for the tests that keep it true to the schema. */

@@ -173,7 +173,7 @@ final class SchemaValidation {
     known.fieldNames().forEachRemaining(names::add);
     String closest =
         names.stream()
-            .filter(n -> ForeignNames.normalised(n).equals(ForeignNames.normalised(key)))
+            .filter(n -> key != null && ForeignNames.normalised(n).equals(ForeignNames.normalised(key)))
             .findFirst()
             .or(
                 () ->

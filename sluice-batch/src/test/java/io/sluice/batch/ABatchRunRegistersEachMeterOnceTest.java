@@ -36,28 +36,27 @@ class ABatchRunRegistersEachMeterOnceTest {
     Set<String> threads = ConcurrentHashMap.newKeySet();
     try (EmbeddedBatch batch = new EmbeddedBatch(dir)) {
       BatchJob job =
-            BatchJob.builder("numbers")
-                .input(BatchInput.generator(200, i -> i))
-                .blockSize(50)
-                .step(
-                    BatchStep.builder("square")
-                        .processor(
-                            Processor.of(
-                                ProcessingType.CPU_INTENSIVE,
-                                m -> {
-                                  threads.add(Thread.currentThread().getName());
-                                  long n = (Long) m.payload();
-                                  return m.withPayload(n * n);
-                                }))
-                        .build())
-                .build();
+          BatchJob.builder("numbers")
+              .input(BatchInput.generator(200, i -> i))
+              .blockSize(50)
+              .step(
+                  BatchStep.builder("square")
+                      .processor(
+                          Processor.of(
+                              ProcessingType.CPU_INTENSIVE,
+                              m -> {
+                                threads.add(Thread.currentThread().getName());
+                                long n = (Long) m.payload();
+                                return m.withPayload(n * n);
+                              }))
+                      .build())
+              .build();
 
       BatchResult result = batch.engine.start(job).result().join();
 
       assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
       assertThat(result.successful()).isEqualTo(200);
-      assertThat(batch.application.meterRegistry().find("sluice.pool.active").gauges())
-          .hasSize(1);
+      assertThat(batch.application.meterRegistry().find("sluice.pool.active").gauges()).hasSize(1);
     } finally {
       micrometer.detachAppender(logged);
       micrometer.setLevel(level);

@@ -21,7 +21,8 @@ import picocli.CommandLine.TypeConversionException;
 final class JobLines {
 
   /** The fields a line may have. */
-  static final List<String> FIELDS = List.of("type", "payload", "priority", "due", "retries", "key");
+  static final List<String> FIELDS =
+      List.of("type", "payload", "priority", "due", "retries", "key");
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -68,7 +69,10 @@ final class JobLines {
     for (Map.Entry<String, JsonNode> field : node.properties()) {
       if (!FIELDS.contains(field.getKey())) {
         throw new IllegalArgumentException(
-            "'" + field.getKey() + "' is not a field of a job; its fields: " + String.join(", ", FIELDS));
+            "'"
+                + field.getKey()
+                + "' is not a field of a job; its fields: "
+                + String.join(", ", FIELDS));
       }
     }
     JsonNode type = node.get("type");

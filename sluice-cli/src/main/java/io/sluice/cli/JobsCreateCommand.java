@@ -134,8 +134,7 @@ final class JobsCreateCommand implements Callable<Integer> {
     }
     if (type == null || payload == null) {
       throw new ParameterException(
-          spec.commandLine(),
-          "--type and --payload are required, or --file with one job a line");
+          spec.commandLine(), "--type and --payload are required, or --file with one job a line");
     }
     NewJob job;
     try {
@@ -172,7 +171,11 @@ final class JobsCreateCommand implements Callable<Integer> {
    * commit.
    */
   private int createFromFile() {
-    if (type != null || payload != null || priority != null || due != null || retries != null
+    if (type != null
+        || payload != null
+        || priority != null
+        || due != null
+        || retries != null
         || key != null) {
       throw new ParameterException(
           spec.commandLine(),
@@ -196,8 +199,7 @@ final class JobsCreateCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     if (!read.problems().isEmpty()) {
-      err.printf(
-          "%s has %d bad line(s); no job was created:%n", name, read.problems().size());
+      err.printf("%s has %d bad line(s); no job was created:%n", name, read.problems().size());
       read.problems().stream().limit(SHOWN).forEach(p -> err.println("  " + p));
       if (read.problems().size() > SHOWN) {
         err.printf("  ... and %d more%n", read.problems().size() - SHOWN);

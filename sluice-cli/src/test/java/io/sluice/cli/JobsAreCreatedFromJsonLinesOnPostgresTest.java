@@ -32,7 +32,8 @@ class JobsAreCreatedFromJsonLinesOnPostgresTest {
     List<String> good = new ArrayList<>();
     List<String> bad = new ArrayList<>();
     for (int i = 1; i <= 2000; i++) {
-      good.add("{\"type\": \"send\", \"payload\": \"INV-" + i + "\", \"priority\": " + i % 10 + "}");
+      good.add(
+          "{\"type\": \"send\", \"payload\": \"INV-" + i + "\", \"priority\": " + i % 10 + "}");
       bad.add(
           i == 1500
               ? "{\"type\": \"send\", \"payload\": \"x\", \"retries\": -1}"

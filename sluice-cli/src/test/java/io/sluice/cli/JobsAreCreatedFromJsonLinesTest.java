@@ -63,7 +63,9 @@ class JobsAreCreatedFromJsonLinesTest {
         .contains("due:          2030-01-31T08:00:00Z")
         .contains("retries left: 5")
         .contains("unique key:   march");
-    assertThat(jobs("stats").out()).containsPattern("\\nsend +1000 ").containsPattern("\\nreport +1 ");
+    assertThat(jobs("stats").out())
+        .containsPattern("\\nsend +1000 ")
+        .containsPattern("\\nreport +1 ");
   }
 
   @Test
@@ -95,7 +97,8 @@ class JobsAreCreatedFromJsonLinesTest {
 
   @Test
   void fileAndTheOptionsOfOneJobDoNotMix() throws Exception {
-    Path file = Files.write(work.resolve("jobs.jsonl"), List.of("{\"type\": \"a\", \"payload\": 1}"));
+    Path file =
+        Files.write(work.resolve("jobs.jsonl"), List.of("{\"type\": \"a\", \"payload\": 1}"));
 
     CliRun mixed = jobs("create", "--file", file.toString(), "--type", "send");
 
@@ -116,8 +119,7 @@ class JobsAreCreatedFromJsonLinesTest {
     Path input = Files.writeString(work.resolve("stdin.jsonl"), lines);
 
     try (SluiceProcess sluice =
-        SluiceProcess.start(
-            work, input, "jobs", "create", config.toString(), "--file", "-")) {
+        SluiceProcess.start(work, input, "jobs", "create", config.toString(), "--file", "-")) {
       assertThat(sluice.awaitExit(60)).as("%s", sluice.log()).isZero();
       assertThat(sluice.log())
           .contains("created 200 job(s) from stdin in one transaction: ids 1 to 200");

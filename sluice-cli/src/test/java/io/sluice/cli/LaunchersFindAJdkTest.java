@@ -52,7 +52,8 @@ class LaunchersFindAJdkTest {
   private Path jdkWithRelease(String name, String javaVersion) throws IOException {
     Path home = jdks.resolve(name);
     Path bin = Files.createDirectories(home.resolve("bin"));
-    Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"" + javaVersion + "\"\n");
+    Files.writeString(
+        home.resolve("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"" + javaVersion + "\"\n");
     for (String tool : new String[] {"java", "javac"}) {
       executable(bin.resolve(tool), "#!/bin/sh\n: > " + home.resolve("was-run") + "\nexit 1\n");
     }

@@ -43,7 +43,8 @@ final class ApplicationMapper {
       application.shutdownTimeout(sluice.duration("shutdownTimeout", null));
     }
     if (sluice.has("vmQueueCapacity")) {
-      application.vmQueueCapacity(sluice.integer("vmQueueCapacity", Application.DEFAULT_VM_QUEUE_CAPACITY));
+      application.vmQueueCapacity(
+          sluice.integer("vmQueueCapacity", Application.DEFAULT_VM_QUEUE_CAPACITY));
     }
     StorageConfig storage = store(sluice.get("store"), application);
     if (storage != null && storage.type() == StorageConfig.Type.MEMORY) {

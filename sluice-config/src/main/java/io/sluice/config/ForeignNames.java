@@ -24,7 +24,8 @@ final class ForeignNames {
    * One name of another product at one place.
    *
    * @param name the name as the other product writes it
-   * @param from {@code Mule}, {@code Camunda}, or {@code Sluice} for a Sluice key at the wrong place
+   * @param from {@code Mule}, {@code Camunda}, or {@code Sluice} for a Sluice key at the wrong
+   *     place
    * @param sluice the key Sluice has for it at this place (a dotted path below it), or null
    * @param note what differs (unit, scope), or null
    * @param why why Sluice has no such setting, when {@code sluice} is null
@@ -45,7 +46,10 @@ final class ForeignNames {
             + "'"
             + detail;
       }
-      return "is not a known key; that is " + from + "'s name, and Sluice has no such setting: " + why;
+      return "is not a known key; that is "
+          + from
+          + "'s name, and Sluice has no such setting: "
+          + why;
     }
   }
 

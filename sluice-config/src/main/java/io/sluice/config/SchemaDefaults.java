@@ -28,8 +28,8 @@ import java.util.Map;
 /**
  * The defaults of the schema that the Java builders also have, taken from the builders: the schema
  * file leaves them out and {@link #fill} writes them in, so {@code sluice schema}, the guide's
- * tables and what a builder does with an unset value cannot disagree. Defaults only the YAML has
- * (a logger's message template, {@code threads: auto}) stay written in the schema file.
+ * tables and what a builder does with an unset value cannot disagree. Defaults only the YAML has (a
+ * logger's message template, {@code threads: auto}) stay written in the schema file.
  */
 final class SchemaDefaults {
 
@@ -175,7 +175,8 @@ final class SchemaDefaults {
       case Size size -> nodes.textNode(size(size.bytes()));
       case Integer number -> whole(number);
       case Long number -> whole(number);
-      case Double number -> number == Math.rint(number) ? whole(number.longValue()) : nodes.numberNode(number);
+      case Double number ->
+          number == Math.rint(number) ? whole(number.longValue()) : nodes.numberNode(number);
       case Boolean flag -> nodes.booleanNode(flag);
       case Enum<?> constant -> nodes.textNode(constant.name());
       case List<?> list -> {

@@ -30,6 +30,7 @@ final class SchemaValidation {
 
   /** The schema file as shipped: without the defaults the Java builders give. */
   private static final JsonNode TREE = parse(readSchema());
+
   private static final JsonSchema SCHEMA =
       JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
           .getSchema(TREE, SchemaValidatorsConfig.builder().locale(Locale.ENGLISH).build());
@@ -173,7 +174,8 @@ final class SchemaValidation {
     known.fieldNames().forEachRemaining(names::add);
     String closest =
         names.stream()
-            .filter(n -> key != null && ForeignNames.normalised(n).equals(ForeignNames.normalised(key)))
+            .filter(
+                n -> key != null && ForeignNames.normalised(n).equals(ForeignNames.normalised(key)))
             .findFirst()
             .or(
                 () ->

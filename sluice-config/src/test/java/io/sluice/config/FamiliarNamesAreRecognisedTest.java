@@ -61,8 +61,9 @@ class FamiliarNamesAreRecognisedTest {
             rule ->
                 assertThat(rule)
                     .as("not a key of sluice.jobs: Mule's name, which Sluice calls concurrency")
-                    .startsWith("is not a known key; that is Mule's name; Sluice calls it"
-                        + " 'concurrency'"),
+                    .startsWith(
+                        "is not a known key; that is Mule's name; Sluice calls it"
+                            + " 'concurrency'"),
             rule ->
                 assertThat(rule)
                     .as("Spring Boot's spelling of Camunda's name")
@@ -84,7 +85,9 @@ class FamiliarNamesAreRecognisedTest {
 
   @Test
   void aGenuinelyUnknownKeyIsStillUnknownWithASuggestion() {
-    assertThat(Configs.rule("sluice: { jobs: { concurency: 8 } }\nflows: []", "sluice.jobs.concurency"))
+    assertThat(
+            Configs.rule(
+                "sluice: { jobs: { concurency: 8 } }\nflows: []", "sluice.jobs.concurency"))
         .startsWith("is not a known key; did you mean 'concurrency'? allowed here: nodeId,");
     assertThat(
             Configs.rule(

@@ -35,13 +35,17 @@ class SchemaDefaultsComeFromTheBuildersTest {
     JsonNode schema = EverySchemaPropertyHasADescriptionTest.schema();
     assertThat(schema.at("/$defs/threadingProfile/properties/maxThreadsActive/default").asInt())
         .isEqualTo(16);
-    assertThat(schema.at("/$defs/source/properties/file/properties/maxConcurrentFiles/default").asInt())
+    assertThat(
+            schema
+                .at("/$defs/source/properties/file/properties/maxConcurrentFiles/default")
+                .asInt())
         .isEqualTo(16);
     assertThat(schema.at("/$defs/threadingProfile/properties/idleTtl/default").asText())
         .isEqualTo("1m");
     assertThat(schema.at("/properties/serialization/properties/maxSize/default").asText())
         .isEqualTo("64MB");
-    assertThat(schema.at("/properties/sluice/properties/jobs/properties/acquisition/default").asText())
+    assertThat(
+            schema.at("/properties/sluice/properties/jobs/properties/acquisition/default").asText())
         .isEqualTo("skip-locked");
   }
 

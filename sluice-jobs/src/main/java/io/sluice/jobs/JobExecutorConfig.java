@@ -100,8 +100,8 @@ public record JobExecutorConfig(
 
   /**
    * The node id used unless one is set: the host name and the process id ({@code host-4242}).
-   * Asking for the host name may wait for DNS (seconds where the host's own name does not
-   * resolve), so it is only asked for when a node is made.
+   * Asking for the host name may wait for DNS (seconds where the host's own name does not resolve),
+   * so it is only asked for when a node is made.
    */
   public static String defaultNodeId() {
     String host;

@@ -9,10 +9,25 @@ sluice_java_major() {
     | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
 }
 
+sluice_jdk_major() {
+  # Prints the feature version of the JDK whose home is given, or nothing. Its release file
+  # says it (JAVA_VERSION="25.0.3", "1.8.0_452"): reading it costs nothing, where asking its java
+  # starts a JVM, half a second or more on a loaded machine, for every JDK looked at. A JDK
+  # without a release file is asked.
+  if [ -f "$1/release" ]; then
+    sluice_release=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9][0-9]*\).*/\2/p' "$1/release" | head -n 1)
+    if [ -n "$sluice_release" ]; then
+      echo "$sluice_release"
+      return 0
+    fi
+  fi
+  sluice_java_major "$1/bin/java"
+}
+
 sluice_consider_jdk() {
   # Keeps $1 in sluice_best when it is a JDK >= 21 newer than the best so far.
   [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
-  sluice_major=$(sluice_java_major "$1/bin/java")
+  sluice_major=$(sluice_jdk_major "$1")
   [ -n "$sluice_major" ] || return 0
   if [ "$sluice_major" -lt 21 ]; then
     sluice_too_old="$sluice_too_old

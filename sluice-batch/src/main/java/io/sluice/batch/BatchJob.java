@@ -26,6 +26,9 @@ public final class BatchJob {
   /** Records per block unless set. */
   public static final int DEFAULT_BLOCK_SIZE = 100;
 
+  /** Failed records tolerated unless set: none. */
+  public static final long DEFAULT_MAX_FAILED_RECORDS = 0;
+
   /** {@link Builder#maxFailedRecords} value for no limit. */
   public static final long UNLIMITED = -1;
 
@@ -124,7 +127,7 @@ public final class BatchJob {
     private BatchInput input;
     private int blockSize = DEFAULT_BLOCK_SIZE;
     private final List<BatchStep> steps = new ArrayList<>();
-    private long maxFailedRecords;
+    private long maxFailedRecords = DEFAULT_MAX_FAILED_RECORDS;
     private ProcessingStrategy strategy = ProcessingStrategy.defaultStrategy();
     private Consumer<BatchResult> onComplete = result -> {};
     private final List<Processor> onCompleteProcessors = new ArrayList<>();

@@ -45,6 +45,21 @@ class LaunchersFindAJdkTest {
     }
   }
 
+  /**
+   * A JDK whose release file gives its version and whose java, if run, leaves a mark and prints
+   * nothing: finding a JDK must not start one.
+   */
+  private Path jdkWithRelease(String name, String javaVersion) throws IOException {
+    Path home = jdks.resolve(name);
+    Path bin = Files.createDirectories(home.resolve("bin"));
+    Files.writeString(
+        home.resolve("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"" + javaVersion + "\"\n");
+    for (String tool : new String[] {"java", "javac"}) {
+      executable(bin.resolve(tool), "#!/bin/sh\n: > " + home.resolve("was-run") + "\nexit 1\n");
+    }
+    return home;
+  }
+
   private static void executable(Path file, String script) throws IOException {
     Files.writeString(file, script, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -76,6 +91,19 @@ class LaunchersFindAJdkTest {
     Result result = find();
     assertThat(result.exitCode()).as(result.output()).isZero();
     assertThat(result.output().strip()).isEqualTo(jdks.resolve("jdk-25").toString());
+  }
+
+  @Test
+  void theReleaseFileGivesTheVersionWithoutStartingAJvm() throws Exception {
+    Path jdk8 = jdkWithRelease("jdk-8", "1.8.0_452");
+    Path jdk25 = jdkWithRelease("jdk-25", "25.0.3");
+    Path jdk21 = jdkWithRelease("jdk-21", "21.0.9");
+    Result result = find();
+    assertThat(result.exitCode()).as(result.output()).isZero();
+    assertThat(result.output().strip()).isEqualTo(jdk25.toString());
+    for (Path jdk : new Path[] {jdk8, jdk21, jdk25}) {
+      assertThat(jdk.resolve("was-run")).as("%s/bin/java was run", jdk).doesNotExist();
+    }
   }
 
   @Test

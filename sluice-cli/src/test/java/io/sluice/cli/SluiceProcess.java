@@ -22,6 +22,11 @@ final class SluiceProcess implements AutoCloseable {
   }
 
   static SluiceProcess start(Path workDir, String... args) throws IOException {
+    return start(workDir, null, args);
+  }
+
+  /** As {@link #start(Path, String...)}, its standard input read from {@code stdin} when given. */
+  static SluiceProcess start(Path workDir, Path stdin, String... args) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command =
         new ArrayList<>(
@@ -33,12 +38,15 @@ final class SluiceProcess implements AutoCloseable {
                 Main.class.getName()));
     command.addAll(List.of(args));
     Path log = workDir.resolve("sluice.log");
-    Process process =
+    ProcessBuilder builder =
         new ProcessBuilder(command)
             .directory(workDir.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    if (stdin != null) {
+      builder.redirectInput(stdin.toFile());
+    }
+    Process process = builder.start();
     return new SluiceProcess(process, log);
   }
 

@@ -47,7 +47,8 @@ final class ApplicationMapper {
       application.shutdownTimeout(sluice.duration("shutdownTimeout", null));
     }
     if (sluice.has("vmQueueCapacity")) {
-      application.vmQueueCapacity(sluice.integer("vmQueueCapacity", 1000));
+      application.vmQueueCapacity(
+          sluice.integer("vmQueueCapacity", Application.DEFAULT_VM_QUEUE_CAPACITY));
     }
     StorageConfig storage = store(sluice.get("store"), application);
     if (storage != null && storage.type() == StorageConfig.Type.MEMORY) {
@@ -202,7 +203,7 @@ final class ApplicationMapper {
                     new NamedSerializer(
                         name,
                         one.text("type", null),
-                        one.text("codec", "none"),
+                        one.text("codec", SerializationConfig.DEFAULT_CODEC),
                         one.has("level") ? one.integer("level", 0) : null));
               });
     }

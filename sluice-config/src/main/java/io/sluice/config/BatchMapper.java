@@ -59,7 +59,8 @@ final class BatchMapper {
     BatchJob.Builder job = BatchJob.builder(node.text("name", null));
     job.input(input(node.get("input")));
     job.blockSize(node.integer("blockSize", BatchJob.DEFAULT_BLOCK_SIZE));
-    job.maxFailedRecords(node.integer("maxFailedRecords", 0));
+    job.maxFailedRecords(
+        node.integer("maxFailedRecords", (int) BatchJob.DEFAULT_MAX_FAILED_RECORDS));
     threads(node, job);
     UniqueNames stepNames = new UniqueNames("step", problems);
     for (ConfigNode stepNode : node.items("steps")) {

@@ -79,8 +79,11 @@ public final class ConfigLoader {
     return configuration;
   }
 
-  /** The JSON Schema (draft 2020-12) that configuration files are checked against. */
+  /**
+   * The JSON Schema (draft 2020-12) that configuration files are checked against, with every
+   * default: those the Java builders have come from the builders themselves.
+   */
   public static String schema() {
-    return SchemaValidation.TEXT;
+    return SchemaValidation.served();
   }
 }

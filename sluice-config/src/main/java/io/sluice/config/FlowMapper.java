@@ -149,14 +149,15 @@ final class FlowMapper {
     if (directory == null) {
       return null;
     }
+    FileSourceConfig d = FileSourceConfig.builder(directory).build();
     FileSourceConfig.Builder config =
         FileSourceConfig.builder(directory)
-            .pattern(s.text("pattern", "*"))
-            .pollingFrequency(s.duration("pollingFrequency", Duration.ofSeconds(1)))
-            .minAge(s.duration("minAge", Duration.ZERO))
-            .afterRead(s.enumValue("afterRead", AfterRead.class, AfterRead.DELETE))
-            .maxConcurrentFiles(s.integer("maxConcurrentFiles", 16))
-            .streaming(s.bool("streaming", false));
+            .pattern(s.text("pattern", d.pattern()))
+            .pollingFrequency(s.duration("pollingFrequency", d.pollingFrequency()))
+            .minAge(s.duration("minAge", d.minAge()))
+            .afterRead(s.enumValue("afterRead", AfterRead.class, d.afterRead()))
+            .maxConcurrentFiles(s.integer("maxConcurrentFiles", d.maxConcurrentFiles()))
+            .streaming(s.bool("streaming", d.streaming()));
     if (s.has("moveTo")) {
       config.moveTo(processorMapper.path(s, "moveTo"));
     }

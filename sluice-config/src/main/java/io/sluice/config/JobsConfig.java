@@ -53,22 +53,39 @@ public final class JobsConfig {
     }
   }
 
+  /** The node id the rules are checked with when none is set; a node gets the host's. */
+  static final String DEFAULT_NODE_ID = "host-name-and-pid";
+
   private final JobExecutorConfig executorConfig;
+  private final boolean nodeIdGiven;
   private final Duration priorityAging;
   private final Map<String, Handler> handlers;
 
-  /** The section; {@code executorConfig} null stands for the defaults, made when asked for. */
+  /**
+   * The section; {@code executorConfig} null stands for the defaults, made when asked for, and so
+   * does its node id unless {@code nodeIdGiven}.
+   */
   JobsConfig(
-      JobExecutorConfig executorConfig, Duration priorityAging, Map<String, Handler> handlers) {
+      JobExecutorConfig executorConfig,
+      boolean nodeIdGiven,
+      Duration priorityAging,
+      Map<String, Handler> handlers) {
     this.executorConfig = executorConfig;
+    this.nodeIdGiven = nodeIdGiven;
     this.priorityAging = priorityAging;
     this.handlers = Map.copyOf(handlers);
   }
 
   /** The executor node's settings. */
   public JobExecutorConfig executorConfig() {
-    // Made late: the default node id asks for the host name, which a file without jobs never needs.
-    return executorConfig != null ? executorConfig : JobExecutorConfig.defaults();
+    // Made late: the default node id asks for the host name (DNS, seconds where the host's own
+    // name does not resolve), which only a node needs, not sluice jobs create or validate.
+    if (executorConfig == null) {
+      return JobExecutorConfig.defaults();
+    }
+    return nodeIdGiven
+        ? executorConfig
+        : executorConfig.withNodeId(JobExecutorConfig.defaultNodeId());
   }
 
   /** What one priority level is worth in due time; every node of one database uses the same. */

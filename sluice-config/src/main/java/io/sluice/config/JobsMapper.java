@@ -30,7 +30,7 @@ final class JobsMapper {
    */
   JobsConfig map(ConfigNode jobs, Set<String> flows) {
     if (!jobs.isPresent()) {
-      return new JobsConfig(null, JobStores.DEFAULT_PRIORITY_AGING, Map.of());
+      return new JobsConfig(null, false, JobStores.DEFAULT_PRIORITY_AGING, Map.of());
     }
     JobExecutorConfig executor = executorConfig(jobs);
     Duration aging = jobs.duration("priorityAging", JobStores.DEFAULT_PRIORITY_AGING);
@@ -44,7 +44,7 @@ final class JobsMapper {
     Map<String, JobsConfig.Handler> handlers = handlers(jobs.get("handlers"), flows);
     return executor == null || !agingValid || handlers == null
         ? null
-        : new JobsConfig(executor, aging, handlers);
+        : new JobsConfig(executor, jobs.has("nodeId"), aging, handlers);
   }
 
   /**
@@ -54,7 +54,10 @@ final class JobsMapper {
    */
   private JobExecutorConfig executorConfig(ConfigNode jobs) {
     JobExecutorConfig.Builder config = JobExecutorConfig.builder();
-    ifSet(jobs, "nodeId", key -> config.nodeId(jobs.text(key, null)));
+    // Without a nodeId, the rules are checked with a stand-in: the default (the host name, which
+    // may wait for DNS) is made only when a node is (JobsConfig.executorConfig()), never for a
+    // command that only reads or creates jobs.
+    config.nodeId(jobs.has("nodeId") ? jobs.text("nodeId", null) : JobsConfig.DEFAULT_NODE_ID);
     ifSet(jobs, "concurrency", key -> config.concurrency(jobs.integer(key, 0)));
     ifSet(jobs, "prefetch", key -> config.prefetch(jobs.integer(key, 0)));
     ifSet(jobs, "leaseDuration", key -> config.leaseDuration(jobs.duration(key, null)));

@@ -33,7 +33,8 @@ import org.slf4j.event.Level;
 /** Maps processor lists ({@code processors}, {@code sinks}, scopes) and error handlers. */
 final class ProcessorMapper {
 
-  private static final Duration DEFAULT_VM_TIMEOUT = Duration.ofSeconds(30);
+  /** How long vm-publish and vm-request wait unless {@code timeout} says. */
+  static final Duration DEFAULT_VM_TIMEOUT = Duration.ofSeconds(30);
 
   private final Path baseDirectory;
   private final ClassLoader componentLoader;

@@ -2,6 +2,7 @@ package io.sluice.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonNodePath;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -26,9 +28,10 @@ import java.util.regex.Pattern;
 final class SchemaValidation {
 
   static final String RESOURCE = "sluice.schema.json";
-  static final String TEXT = readSchema();
 
-  private static final JsonNode TREE = parse(TEXT);
+  /** The schema file as shipped: without the defaults the Java builders give. */
+  private static final JsonNode TREE = parse(readSchema());
+
   private static final JsonSchema SCHEMA =
       JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
           .getSchema(TREE, SchemaValidatorsConfig.builder().locale(Locale.ENGLISH).build());
@@ -72,7 +75,8 @@ final class SchemaValidation {
   private static ConfigProblem problem(ValidationMessage m) {
     String at = path(m.getInstanceLocation());
     JsonNode schemaNode = m.getSchemaNode();
-    JsonNode parentSchema = TREE.at(parentPointer(m));
+    String place = parentPointer(m);
+    JsonNode parentSchema = TREE.at(place);
     if (m.getSchemaLocation().toString().contains("/$defs/threads/")) {
       return ConfigProblem.of(at, value(m.getInstanceNode()), THREADS_RULE);
     }
@@ -81,7 +85,7 @@ final class SchemaValidation {
           ConfigProblem.of(
               SourceMap.child(at, m.getProperty()),
               m.getProperty(),
-              unknownKey(m.getProperty(), parentSchema.path("properties")));
+              unknownKey(place, m.getProperty(), parentSchema.path("properties")));
       case "propertyNames" ->
           ConfigProblem.of(
               SourceMap.child(at, m.getProperty()), m.getProperty(), nameRule(schemaNode));
@@ -164,18 +168,34 @@ final class SchemaValidation {
     return path;
   }
 
-  private static String unknownKey(String key, JsonNode known) {
+  /**
+   * The rule of an unknown key at the schema object {@code place}: another product's name is told
+   * what Sluice calls it there ({@link ForeignNames}); else the closest known key, if one is close.
+   */
+  private static String unknownKey(String place, String key, JsonNode known) {
+    Optional<ForeignNames.Name> foreign = ForeignNames.at(place, key);
+    if (foreign.isPresent()) {
+      return foreign.get().rule();
+    }
     List<String> names = new ArrayList<>();
     known.fieldNames().forEachRemaining(names::add);
     String closest =
         names.stream()
-            .min(
-                Comparator.comparingInt(
-                    n -> distance(n.toLowerCase(Locale.ROOT), key.toLowerCase(Locale.ROOT))))
-            .filter(n -> distance(n.toLowerCase(Locale.ROOT), key.toLowerCase(Locale.ROOT)) <= 2)
+            .filter(
+                n -> key != null && ForeignNames.normalised(n).equals(ForeignNames.normalised(key)))
+            .findFirst()
+            .or(
+                () ->
+                    names.stream()
+                        .min(Comparator.comparingInt(n -> distance(lower(n), lower(key))))
+                        .filter(n -> distance(lower(n), lower(key)) <= 2))
             .map(n -> "did you mean '" + n + "'? ")
             .orElse("");
     return "is not a known key; " + closest + "allowed here: " + String.join(", ", names);
+  }
+
+  private static String lower(String text) {
+    return text.toLowerCase(Locale.ROOT);
   }
 
   private static String requiredOfEach(JsonNode branches) {
@@ -253,6 +273,21 @@ final class SchemaValidation {
       current = swap;
     }
     return previous[b.length()];
+  }
+
+  /**
+   * The schema with every default, those of the Java builders filled in ({@link SchemaDefaults}):
+   * what IDEs and {@code sluice schema} are given. Made when asked for: validating needs no
+   * defaults.
+   */
+  static String served() {
+    ObjectNode served = TREE.deepCopy();
+    SchemaDefaults.fill(served);
+    try {
+      return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(served);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static String readSchema() {

@@ -29,6 +29,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class Application implements AutoCloseable {
 
+  /** How long a graceful stop waits for messages in flight unless set: 30 s. */
+  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+  /** The capacity of each VM queue unless set: a thousand messages. */
+  public static final int DEFAULT_VM_QUEUE_CAPACITY = 1000;
+
   /** The largest capacity of a VM queue: a million messages held in memory. */
   public static final int MAX_VM_QUEUE_CAPACITY = 1_000_000;
 
@@ -59,7 +65,14 @@ public final class Application implements AutoCloseable {
     this.givenStorage = b.storage;
     this.clock = b.clock;
     this.runtime =
-        new ApplicationRuntime(flows, b.clock, b.timer, meterRegistry, vmQueues, this::storage);
+        new ApplicationRuntime(
+            flows,
+            b.clock,
+            b.timer,
+            meterRegistry,
+            vmQueues,
+            this::storage,
+            b.host == null ? null : b.host.runtime);
   }
 
   /** A builder with the defaults: system clock and timer, a simple meter registry. */
@@ -196,14 +209,26 @@ public final class Application implements AutoCloseable {
     private Clock clock = Clock.systemDefaultZone();
     private TimerService timer;
     private MeterRegistry meterRegistry = new SimpleMeterRegistry();
-    private Duration shutdownTimeout = Duration.ofSeconds(30);
-    private int vmQueueCapacity = 1000;
+    private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+    private int vmQueueCapacity = DEFAULT_VM_QUEUE_CAPACITY;
     private SerializationConfig serialization;
     private StoredValues storedValues;
     private StorageConfig storageConfig = StorageConfig.defaults();
     private Storage storage;
+    private Application host;
 
     private Builder() {}
+
+    /**
+     * Runs the flows' CPU_INTENSIVE work on {@code host}'s shared CPU pool rather than on a pool of
+     * this application's own: for flows built beside an application, as a batch run's steps are.
+     * One pool serves the process's cores, and its meters ({@code sluice.pool.*}) are registered
+     * once. The pool stays {@code host}'s: stopping this application leaves it running.
+     */
+    public Builder cpuPoolOf(Application value) {
+      this.host = value;
+      return this;
+    }
 
     /**
      * Where stores and queues live ({@link StorageConfig#defaults()}, embedded SQLite under {@code

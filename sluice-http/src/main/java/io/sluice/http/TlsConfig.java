@@ -113,6 +113,12 @@ public record TlsConfig(
     return certificate != null || keyStore != null;
   }
 
+  /** The TLS versions spoken unless set: TLSv1.3 and TLSv1.2. */
+  public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
+
+  /** How often a listener looks whether its files changed unless set: every minute. */
+  public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofMinutes(1);
+
   /** A builder with the defaults: no files, clientAuth NONE, both protocols, reload every 1m. */
   public static Builder builder() {
     return new Builder();
@@ -145,8 +151,8 @@ public record TlsConfig(
     private String password;
     private Path trustedCertificates;
     private ClientAuth clientAuth = ClientAuth.NONE;
-    private List<String> protocols = List.of("TLSv1.3", "TLSv1.2");
-    private Duration reloadInterval = Duration.ofMinutes(1);
+    private List<String> protocols = DEFAULT_PROTOCOLS;
+    private Duration reloadInterval = DEFAULT_RELOAD_INTERVAL;
 
     private Builder() {}
 

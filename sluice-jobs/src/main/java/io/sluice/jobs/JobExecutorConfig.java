@@ -1,6 +1,8 @@
 package io.sluice.jobs;
 
+import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigProblems;
+import io.sluice.core.ConfigurationException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -68,6 +70,47 @@ public record JobExecutorConfig(
   /** A builder starting from the defaults. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** This configuration with {@code value} as its node id (checked as {@link Builder#build()}). */
+  public JobExecutorConfig withNodeId(String value) {
+    if (value == null || value.isBlank()) {
+      throw new ConfigurationException(
+          ConfigProblem.of("sluice.jobs.nodeId", value, "must not be blank"));
+    }
+    return new JobExecutorConfig(
+        value,
+        concurrency,
+        prefetch,
+        leaseDuration,
+        heartbeatInterval,
+        safetyPoll,
+        retryBackoff,
+        maxRetryBackoff,
+        backoffFactor,
+        depthInterval,
+        shutdownTimeout,
+        acquisition,
+        jobsPerCycle,
+        maxJobsPerCycle,
+        acquisitionBackoff,
+        maxAcquisitionBackoff,
+        acquisitionBackoffFactor);
+  }
+
+  /**
+   * The node id used unless one is set: the host name and the process id ({@code host-4242}).
+   * Asking for the host name may wait for DNS (seconds where the host's own name does not resolve),
+   * so it is only asked for when a node is made.
+   */
+  public static String defaultNodeId() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      host = "localhost";
+    }
+    return host + "-" + ManagementFactory.getRuntimeMXBean().getPid();
   }
 
   /** The wait before retry number {@code retry} (1 for the first): grows, capped. */
@@ -353,16 +396,6 @@ public record JobExecutorConfig(
           "sluice.jobs." + key,
           value,
           "must be from 1 to " + (int) MAX_FACTOR);
-    }
-
-    private static String defaultNodeId() {
-      String host;
-      try {
-        host = InetAddress.getLocalHost().getHostName();
-      } catch (UnknownHostException e) {
-        host = "localhost";
-      }
-      return host + "-" + ManagementFactory.getRuntimeMXBean().getPid();
     }
   }
 }

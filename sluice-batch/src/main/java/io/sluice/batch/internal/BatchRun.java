@@ -160,7 +160,10 @@ public final class BatchRun {
         Application.builder()
             .storage(base.storage())
             .storedValues(base.storedValues())
-            .meterRegistry(base.meterRegistry());
+            .meterRegistry(base.meterRegistry())
+            // The base's CPU pool: a second one would oversubscribe the cores and register
+            // sluice.pool.* again in the same registry (Micrometer warned at every run).
+            .cpuPoolOf(base);
     for (int i = 0; i < job.steps().size(); i++) {
       BatchStep step = job.steps().get(i);
       String name = "batch." + job.name() + "." + step.name();

@@ -30,11 +30,13 @@ public final class ApplicationRuntime {
   private final Map<String, FlowRuntime> flows = new LinkedHashMap<>();
   private final Services services;
   private final SystemTimerService ownTimer;
+  private final CpuPool ownCpu;
   private volatile boolean stopping;
 
   /**
    * A runtime for these flows; {@code timer} null means the system timer; {@code storage} opens the
-   * application's storage on first use.
+   * application's storage on first use; {@code host} null means a CPU pool of its own, else the
+   * flows share {@code host}'s (one pool per process's cores, and its meters registered once).
    */
   public ApplicationRuntime(
       List<Flow> flows,
@@ -42,15 +44,18 @@ public final class ApplicationRuntime {
       TimerService timer,
       MeterRegistry registry,
       VmQueues vmQueues,
-      Supplier<Storage> storage) {
+      Supplier<Storage> storage,
+      ApplicationRuntime host) {
     this.ownTimer = timer == null ? new SystemTimerService(clock) : null;
+    this.ownCpu =
+        host == null ? new CpuPool(Runtime.getRuntime().availableProcessors(), registry) : null;
     this.services =
         new Services(
             clock,
             timer == null ? ownTimer : timer,
             registry,
             vmQueues,
-            new CpuPool(Runtime.getRuntime().availableProcessors(), registry),
+            host == null ? ownCpu : host.services.cpu(),
             storage);
     for (Flow flow : flows) {
       this.flows.put(flow.name(), new FlowRuntime(flow, services));
@@ -173,7 +178,9 @@ public final class ApplicationRuntime {
   }
 
   private void shutdownShared() {
-    services.cpu().shutdown();
+    if (ownCpu != null) {
+      ownCpu.shutdown();
+    }
     if (ownTimer != null) {
       ownTimer.close();
     }

@@ -198,30 +198,47 @@ public final class JdbcJobStore implements JobStore {
       Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
       throws SQLException {
     List<Long> ids = new ArrayList<>(jobs.size());
-    for (int i = 0; i < jobs.size(); i++) {
-      NewJob job = jobs.get(i);
-      long due = job.dueAt() == null ? now : job.dueAt().toEpochMilli();
-      PreparedStatement insert = statements.get(JobSql.INSERT);
-      bind(
-          insert,
-          job.type(),
-          job.priority(),
-          due,
-          due - job.priority() * aging,
-          job.maxRetries(),
-          job.uniqueKey(),
-          now);
-      Long id = firstLong(insert);
-      if (id == null) {
-        PreparedStatement byKey = statements.get(JobSql.BY_KEY);
-        bind(byKey, job.uniqueKey());
-        ids.add(firstLong(byKey));
-        continue;
+    // The payloads go in one batch after the jobs: one round trip for all of them on PostgreSQL,
+    // where a row each cost one (10,000 jobs made 20,000 round trips).
+    PreparedStatement payload = null;
+    try {
+      for (int i = 0; i < jobs.size(); i++) {
+        NewJob job = jobs.get(i);
+        long due = job.dueAt() == null ? now : job.dueAt().toEpochMilli();
+        PreparedStatement insert = statements.get(JobSql.INSERT);
+        bind(
+            insert,
+            job.type(),
+            job.priority(),
+            due,
+            due - job.priority() * aging,
+            job.maxRetries(),
+            job.uniqueKey(),
+            now);
+        Long id = firstLong(insert);
+        if (id == null) {
+          PreparedStatement byKey = statements.get(JobSql.BY_KEY);
+          bind(byKey, job.uniqueKey());
+          ids.add(firstLong(byKey));
+          continue;
+        }
+        if (payload == null) {
+          payload = statements.get(JobSql.INSERT_PAYLOAD);
+        }
+        bind(payload, id, payloads.get(i));
+        payload.addBatch();
+        this.statements.increment();
+        ids.add(id);
       }
-      PreparedStatement payload = statements.get(JobSql.INSERT_PAYLOAD);
-      bind(payload, id, payloads.get(i));
-      update(payload);
-      ids.add(id);
+      if (payload != null) {
+        payload.executeBatch();
+      }
+    } catch (SQLException | RuntimeException e) {
+      if (payload != null) {
+        // The writer keeps its statements: a batch left behind would be run by the next write.
+        payload.clearBatch();
+      }
+      throw e;
     }
     return ids;
   }

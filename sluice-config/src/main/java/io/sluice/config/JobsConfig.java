@@ -4,6 +4,7 @@ import io.sluice.core.Application;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.Storage;
+import io.sluice.jobs.ClaimOrder;
 import io.sluice.jobs.JobExecutor;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.JobHandler;
@@ -14,11 +15,11 @@ import java.util.Map;
 
 /**
  * The {@code sluice.jobs:} section of a configuration: the job executor node's settings, the job
- * store's priority aging, and the handler of each job type, either a flow of the configuration (the
- * job's payload goes through it, see {@link JobHandler#flow}) or a {@link JobHandler} class from
- * the component class path. The jobs live in the application's storage ({@code sluice.store:}).
- * Without the section: the defaults and no handler, so no node runs, and the store can still be
- * looked at ({@code sluice jobs}).
+ * store's claim order and priority aging, and the handler of each job type, either a flow of the
+ * configuration (the job's payload goes through it, see {@link JobHandler#flow}) or a {@link
+ * JobHandler} class from the component class path. The jobs live in the application's storage
+ * ({@code sluice.store:}). Without the section: the defaults and no handler, so no node runs, and
+ * the store can still be looked at ({@code sluice jobs}).
  */
 public final class JobsConfig {
 
@@ -58,6 +59,7 @@ public final class JobsConfig {
 
   private final JobExecutorConfig executorConfig;
   private final boolean nodeIdGiven;
+  private final ClaimOrder claimOrder;
   private final Duration priorityAging;
   private final Map<String, Handler> handlers;
 
@@ -68,10 +70,12 @@ public final class JobsConfig {
   JobsConfig(
       JobExecutorConfig executorConfig,
       boolean nodeIdGiven,
+      ClaimOrder claimOrder,
       Duration priorityAging,
       Map<String, Handler> handlers) {
     this.executorConfig = executorConfig;
     this.nodeIdGiven = nodeIdGiven;
+    this.claimOrder = claimOrder;
     this.priorityAging = priorityAging;
     this.handlers = Map.copyOf(handlers);
   }
@@ -88,7 +92,15 @@ public final class JobsConfig {
         : executorConfig.withNodeId(JobExecutorConfig.defaultNodeId());
   }
 
-  /** What one priority level is worth in due time; every node of one database uses the same. */
+  /** The order in which due jobs are claimed; every node of one database uses the same. */
+  public ClaimOrder claimOrder() {
+    return claimOrder;
+  }
+
+  /**
+   * What one priority level is worth in due time when the claim order is {@link
+   * ClaimOrder#PRIORITY}; every node of one database uses the same.
+   */
   public Duration priorityAging() {
     return priorityAging;
   }
@@ -107,7 +119,9 @@ public final class JobsConfig {
 
   /** The job store of {@code storage}, its payloads written with {@code values}. */
   public JobStore store(Storage storage, StoredValues values) {
-    return JobStores.open(storage, values, priorityAging);
+    return claimOrder == ClaimOrder.DUE_DATE
+        ? JobStores.open(storage, values, ClaimOrder.DUE_DATE)
+        : JobStores.open(storage, values, priorityAging);
   }
 
   /**

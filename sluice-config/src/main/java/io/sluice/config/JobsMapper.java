@@ -3,6 +3,7 @@ package io.sluice.config;
 import io.sluice.core.processor.JavaComponentProcessor;
 import io.sluice.core.store.NewJob;
 import io.sluice.jobs.Acquisition;
+import io.sluice.jobs.ClaimOrder;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.JobHandler;
 import io.sluice.jobs.JobStores;
@@ -13,7 +14,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 
-/** Maps {@code sluice.jobs:}: the executor node's settings, the priority aging and the handlers. */
+/**
+ * Maps {@code sluice.jobs:}: the executor node's settings, the claim order with its priority aging,
+ * and the handlers.
+ */
 final class JobsMapper {
 
   private final ClassLoader componentLoader;
@@ -30,9 +34,11 @@ final class JobsMapper {
    */
   JobsConfig map(ConfigNode jobs, Set<String> flows) {
     if (!jobs.isPresent()) {
-      return new JobsConfig(null, false, JobStores.DEFAULT_PRIORITY_AGING, Map.of());
+      return new JobsConfig(
+          null, false, ClaimOrder.PRIORITY, JobStores.DEFAULT_PRIORITY_AGING, Map.of());
     }
     JobExecutorConfig executor = executorConfig(jobs);
+    ClaimOrder order = claimOrder(jobs);
     Duration aging = jobs.duration("priorityAging", JobStores.DEFAULT_PRIORITY_AGING);
     boolean agingValid = aging.toMillis() >= 1;
     if (!agingValid) {
@@ -40,11 +46,29 @@ final class JobsMapper {
           jobs.get("priorityAging").path(),
           jobs.text("priorityAging", null),
           "must be a duration of at least 1 ms");
+    } else if (order == ClaimOrder.DUE_DATE && jobs.has("priorityAging")) {
+      // Never silently ignored: whoever wrote it expects priorities to count.
+      agingValid = false;
+      problems.add(
+          jobs.get("priorityAging").path(),
+          jobs.text("priorityAging", null),
+          "has no effect with claimOrder due-date, which ignores priorities; remove one of them");
     }
     Map<String, JobsConfig.Handler> handlers = handlers(jobs.get("handlers"), flows);
-    return executor == null || !agingValid || handlers == null
+    return executor == null || order == null || !agingValid || handlers == null
         ? null
-        : new JobsConfig(executor, jobs.has("nodeId"), aging, handlers);
+        : new JobsConfig(executor, jobs.has("nodeId"), order, aging, handlers);
+  }
+
+  /** The claim order, priority unless written; null when it is no order (recorded). */
+  private ClaimOrder claimOrder(ConfigNode jobs) {
+    String value = jobs.text("claimOrder", ClaimOrder.PRIORITY.key());
+    try {
+      return ClaimOrder.of(value);
+    } catch (IllegalArgumentException e) {
+      problems.add(jobs.get("claimOrder").path(), value, "must be priority or due-date");
+      return null;
+    }
   }
 
   /**
@@ -80,6 +104,13 @@ final class JobsMapper {
         jobs,
         "acquisitionBackoffFactor",
         key -> config.acquisitionBackoffFactor(jobs.decimal(key, 0)));
+    ifSet(
+        jobs,
+        "acquisitionBackoffDecreaseThreshold",
+        key -> config.acquisitionBackoffDecreaseThreshold(jobs.integer(key, 0)));
+    ifSet(jobs, "idleWait", key -> config.idleWait(jobs.duration(key, null)));
+    ifSet(jobs, "maxIdleWait", key -> config.maxIdleWait(jobs.duration(key, null)));
+    ifSet(jobs, "idleWaitFactor", key -> config.idleWaitFactor(jobs.decimal(key, 0)));
     return problems.attempt("", config::build);
   }
 

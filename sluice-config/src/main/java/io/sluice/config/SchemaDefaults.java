@@ -19,6 +19,7 @@ import io.sluice.core.vm.VmPersistence;
 import io.sluice.http.HttpRequestConfig;
 import io.sluice.http.HttpServerConfig;
 import io.sluice.http.TlsConfig;
+import io.sluice.jobs.ClaimOrder;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.JobStores;
 import java.nio.file.Path;
@@ -75,6 +76,11 @@ final class SchemaDefaults {
     d.put(JOBS + "acquisitionBackoff", jobs.acquisitionBackoff());
     d.put(JOBS + "maxAcquisitionBackoff", jobs.maxAcquisitionBackoff());
     d.put(JOBS + "acquisitionBackoffFactor", jobs.acquisitionBackoffFactor());
+    d.put(JOBS + "acquisitionBackoffDecreaseThreshold", jobs.acquisitionBackoffDecreaseThreshold());
+    d.put(JOBS + "idleWait", jobs.idleWait());
+    d.put(JOBS + "maxIdleWait", jobs.maxIdleWait());
+    d.put(JOBS + "idleWaitFactor", jobs.idleWaitFactor());
+    d.put(JOBS + "claimOrder", ClaimOrder.PRIORITY.key());
     d.put(JOBS + "priorityAging", JobStores.DEFAULT_PRIORITY_AGING);
 
     d.put("/properties/serialization/properties/default", SerializationConfig.DEFAULT_NAME);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.sluice.core.ConfigProblem;
 import io.sluice.jobs.Acquisition;
+import io.sluice.jobs.ClaimOrder;
 import io.sluice.jobs.JobExecutorConfig;
 import java.time.Duration;
 import java.util.List;
@@ -37,6 +38,11 @@ class JobsAreMappedFromYamlTest {
                     acquisitionBackoff: 50ms
                     maxAcquisitionBackoff: 250ms
                     acquisitionBackoffFactor: 2
+                    acquisitionBackoffDecreaseThreshold: 10
+                    idleWait: 5s
+                    maxIdleWait: 1m
+                    idleWaitFactor: 1.5
+                    claimOrder: priority
                     priorityAging: 2s
                     handlers:
                       send-email: { flow: mailer }
@@ -65,7 +71,12 @@ class JobsAreMappedFromYamlTest {
                 48,
                 Duration.ofMillis(50),
                 Duration.ofMillis(250),
-                2.0));
+                2.0,
+                10,
+                Duration.ofSeconds(5),
+                Duration.ofMinutes(1),
+                1.5));
+    assertThat(jobs.claimOrder()).isEqualTo(ClaimOrder.PRIORITY);
     assertThat(jobs.priorityAging()).isEqualTo(Duration.ofSeconds(2));
     assertThat(jobs.hasHandlers()).isTrue();
     assertThat(jobs.handlers())
@@ -79,6 +90,7 @@ class JobsAreMappedFromYamlTest {
     JobsConfig jobs = Configs.read("flows: [ { name: bare } ]").jobs();
 
     assertThat(jobs.hasHandlers()).isFalse();
+    assertThat(jobs.claimOrder()).isEqualTo(ClaimOrder.PRIORITY);
     assertThat(jobs.priorityAging()).isEqualTo(Duration.ofSeconds(1));
     assertThat(jobs.executorConfig()).isEqualTo(JobExecutorConfig.defaults());
   }
@@ -92,6 +104,70 @@ class JobsAreMappedFromYamlTest {
 
     assertThat(config.prefetch()).isEqualTo(40);
     assertThat(config.leaseDuration()).isEqualTo(Duration.ofSeconds(6));
+  }
+
+  @Test
+  void claimingByDueDateIsAChoiceOfTheSection() {
+    JobsConfig jobs =
+        Configs.read("sluice: { jobs: { claimOrder: due-date } }\nflows: [ { name: bare } ]")
+            .jobs();
+
+    assertThat(jobs.claimOrder()).isEqualTo(ClaimOrder.DUE_DATE);
+  }
+
+  @Test
+  void camundasAcquisitionSettingsRefuseBadValuesWithKeyValueRuleAndLine() {
+    List<ConfigProblem> problems =
+        Configs.problems(
+            """
+            sluice:
+              jobs:
+                acquisitionBackoffDecreaseThreshold: 0
+                idleWait: 10s
+                maxIdleWait: 5s
+                idleWaitFactor: 0.5
+                claimOrder: by-priority
+            flows: [ { name: bare } ]
+            """);
+
+    assertThat(problems)
+        .extracting(ConfigProblem::source, ConfigProblem::path, p -> String.valueOf(p.value()))
+        .containsExactly(
+            tuple("app.yaml:3:5", "sluice.jobs.acquisitionBackoffDecreaseThreshold", "0"),
+            tuple("app.yaml:5:5", "sluice.jobs.maxIdleWait", "PT5S"),
+            tuple("app.yaml:6:5", "sluice.jobs.idleWaitFactor", "0.5"),
+            tuple("app.yaml:7:5", "sluice.jobs.claimOrder", "by-priority"));
+    assertThat(problems)
+        .extracting(ConfigProblem::rule)
+        .containsExactly(
+            "must be at least 1",
+            "must be at least idleWait (PT10S)",
+            "must be at least 1",
+            "must be one of: priority, due-date");
+  }
+
+  @Test
+  void aPriorityAgingBesideClaimingByDueDateIsRefusedNotIgnored() {
+    assertThat(
+            Configs.problems(
+                """
+                sluice:
+                  jobs:
+                    claimOrder: due-date
+                    priorityAging: 5s
+                flows: [ { name: bare } ]
+                """))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.source()).isEqualTo("app.yaml:4:5");
+              assertThat(p.path()).isEqualTo("sluice.jobs.priorityAging");
+              assertThat(p.value()).isEqualTo("5s");
+              assertThat(p.rule())
+                  .isEqualTo(
+                      "has no effect with claimOrder due-date, which ignores priorities; remove"
+                          + " one of them");
+            });
   }
 
   private static final String BROKEN =

@@ -33,6 +33,15 @@ import java.time.Duration;
  * @param maxAcquisitionBackoff {@code optimistic}: the longest wait after lock failures
  * @param acquisitionBackoffFactor {@code optimistic}: how much the wait and the candidates per
  *     cycle grow with each backoff level
+ * @param acquisitionBackoffDecreaseThreshold {@code optimistic}: how many cycles without lock
+ *     failures in a row lower the backoff level by one (Camunda 7's {@code
+ *     backoffDecreaseThreshold})
+ * @param idleWait the wait after a claim that found fewer jobs than it had room for, growing with
+ *     each claim in a row that found none (Camunda 7's {@code waitTimeInMillis}); zero for none:
+ *     then the safety poll bounds that wait. A notification or a job coming due ends it earlier
+ * @param maxIdleWait the longest such wait (Camunda 7's {@code maxWait})
+ * @param idleWaitFactor how much the wait grows after each claim in a row that found no job
+ *     (Camunda 7's {@code waitIncreaseFactor})
  */
 public record JobExecutorConfig(
     String nodeId,
@@ -51,7 +60,11 @@ public record JobExecutorConfig(
     int maxJobsPerCycle,
     Duration acquisitionBackoff,
     Duration maxAcquisitionBackoff,
-    double acquisitionBackoffFactor) {
+    double acquisitionBackoffFactor,
+    int acquisitionBackoffDecreaseThreshold,
+    Duration idleWait,
+    Duration maxIdleWait,
+    double idleWaitFactor) {
 
   /**
    * The most jobs a node runs at once, and the most it claims ahead: ten thousand each, so that
@@ -59,8 +72,11 @@ public record JobExecutorConfig(
    */
   public static final int MAX_JOBS = 10_000;
 
-  /** The largest growth factor of retry and acquisition backoffs. */
+  /** The largest growth factor of retry and acquisition backoffs and of the idle wait. */
   public static final double MAX_FACTOR = 100;
+
+  /** The most clean cycles that may be asked for before the backoff level drops. */
+  public static final int MAX_DECREASE_THRESHOLD = 1_000_000;
 
   /** Every setting at its default; the node id made from the host name and process id. */
   public static JobExecutorConfig defaults() {
@@ -95,7 +111,11 @@ public record JobExecutorConfig(
         maxJobsPerCycle,
         acquisitionBackoff,
         maxAcquisitionBackoff,
-        acquisitionBackoffFactor);
+        acquisitionBackoffFactor,
+        acquisitionBackoffDecreaseThreshold,
+        idleWait,
+        maxIdleWait,
+        idleWaitFactor);
   }
 
   /**
@@ -154,6 +174,21 @@ public record JobExecutorConfig(
     return grown >= maxJobsPerCycle ? maxJobsPerCycle : (int) Math.round(grown);
   }
 
+  /** Whether a claim that comes back short waits the growing idle wait, not the safety poll. */
+  public boolean idleWaits() {
+    return !idleWait.isZero();
+  }
+
+  /**
+   * The wait after a claim that found fewer jobs than it had room for, {@code empty} being how many
+   * claims in a row found none (0 when this one found some): {@code idleWait × factor^(empty−1)},
+   * capped at {@code maxIdleWait}; so the first empty claim waits {@code idleWait}, as does one
+   * that found some.
+   */
+  public Duration idleWait(int empty) {
+    return grown(idleWait, idleWaitFactor, empty - 1, maxIdleWait);
+  }
+
   /** {@code first × factor^steps}, capped at {@code max}. */
   private static Duration grown(Duration first, double factor, int steps, Duration max) {
     double millis = first.toMillis() * Math.pow(factor, Math.max(0, steps));
@@ -179,6 +214,10 @@ public record JobExecutorConfig(
     private Duration acquisitionBackoff = Duration.ZERO;
     private Duration maxAcquisitionBackoff = Duration.ofMillis(250);
     private double acquisitionBackoffFactor = 2.0;
+    private int acquisitionBackoffDecreaseThreshold = 100;
+    private Duration idleWait = Duration.ZERO;
+    private Duration maxIdleWait = Duration.ofMinutes(1);
+    private double idleWaitFactor = 2.0;
 
     private Builder() {}
 
@@ -288,6 +327,36 @@ public record JobExecutorConfig(
       return this;
     }
 
+    /**
+     * {@code optimistic}: how many cycles without lock failures in a row lower the backoff level by
+     * one (100 unless set, as Camunda 7's {@code backoffDecreaseThreshold}).
+     */
+    public Builder acquisitionBackoffDecreaseThreshold(int value) {
+      this.acquisitionBackoffDecreaseThreshold = value;
+      return this;
+    }
+
+    /**
+     * The wait after a claim that found fewer jobs than it had room for, growing with each claim in
+     * a row that found none (none unless set: the safety poll bounds that wait).
+     */
+    public Builder idleWait(Duration value) {
+      this.idleWait = value;
+      return this;
+    }
+
+    /** The longest idle wait (1 min unless set). */
+    public Builder maxIdleWait(Duration value) {
+      this.maxIdleWait = value;
+      return this;
+    }
+
+    /** How much the idle wait grows after each claim in a row that found no job (2 unless set). */
+    public Builder idleWaitFactor(double value) {
+      this.idleWaitFactor = value;
+      return this;
+    }
+
     /** The configuration; fails listing every broken rule. */
     public JobExecutorConfig build() {
       ConfigProblems problems = new ConfigProblems();
@@ -340,15 +409,7 @@ public record JobExecutorConfig(
         problems.atMost("sluice.jobs.maxJobsPerCycle", maxJobsPerCycle, MAX_JOBS);
       }
       boolean backoffSet =
-          problems.check(
-                  acquisitionBackoff != null && !acquisitionBackoff.isNegative(),
-                  "sluice.jobs.acquisitionBackoff",
-                  acquisitionBackoff,
-                  "must be zero (no backoff) or a positive duration")
-              && problems.atMost(
-                  "sluice.jobs.acquisitionBackoff",
-                  acquisitionBackoff,
-                  ConfigProblems.MAX_DURATION);
+          zeroOrPositive(problems, "acquisitionBackoff", acquisitionBackoff, "no backoff");
       if (positive(problems, "maxAcquisitionBackoff", maxAcquisitionBackoff) && backoffSet) {
         problems.check(
             maxAcquisitionBackoff.compareTo(acquisitionBackoff) >= 0,
@@ -357,6 +418,25 @@ public record JobExecutorConfig(
             "must be at least acquisitionBackoff (" + acquisitionBackoff + ")");
       }
       factor(problems, "acquisitionBackoffFactor", acquisitionBackoffFactor);
+      if (problems.check(
+          acquisitionBackoffDecreaseThreshold >= 1,
+          "sluice.jobs.acquisitionBackoffDecreaseThreshold",
+          acquisitionBackoffDecreaseThreshold,
+          "must be at least 1")) {
+        problems.atMost(
+            "sluice.jobs.acquisitionBackoffDecreaseThreshold",
+            acquisitionBackoffDecreaseThreshold,
+            MAX_DECREASE_THRESHOLD);
+      }
+      boolean idleSet = zeroOrPositive(problems, "idleWait", idleWait, "no idle wait");
+      if (positive(problems, "maxIdleWait", maxIdleWait) && idleSet) {
+        problems.check(
+            maxIdleWait.compareTo(idleWait) >= 0,
+            "sluice.jobs.maxIdleWait",
+            maxIdleWait,
+            "must be at least idleWait (" + idleWait + ")");
+      }
+      factor(problems, "idleWaitFactor", idleWaitFactor);
       problems.throwIfAny();
       return new JobExecutorConfig(
           node,
@@ -375,7 +455,11 @@ public record JobExecutorConfig(
           maxJobsPerCycle,
           acquisitionBackoff,
           maxAcquisitionBackoff,
-          acquisitionBackoffFactor);
+          acquisitionBackoffFactor,
+          acquisitionBackoffDecreaseThreshold,
+          idleWait,
+          maxIdleWait,
+          idleWaitFactor);
     }
 
     /**
@@ -387,6 +471,20 @@ public record JobExecutorConfig(
               "sluice.jobs." + key,
               value,
               "must be a duration of at least 1 ms")
+          && problems.atMost("sluice.jobs." + key, value, ConfigProblems.MAX_DURATION);
+    }
+
+    /**
+     * Whether {@code value} is zero ({@code zero} says what that means) or from 1 ms to a day: a
+     * wait of less than a millisecond would be no wait, and the loop would spin.
+     */
+    private static boolean zeroOrPositive(
+        ConfigProblems problems, String key, Duration value, String zero) {
+      return problems.check(
+              value != null && (value.isZero() || value.compareTo(Duration.ofMillis(1)) >= 0),
+              "sluice.jobs." + key,
+              value,
+              "must be zero (" + zero + ") or a duration of at least 1 ms")
           && problems.atMost("sluice.jobs." + key, value, ConfigProblems.MAX_DURATION);
     }
 

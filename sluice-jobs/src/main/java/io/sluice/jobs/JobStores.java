@@ -26,7 +26,8 @@ public final class JobStores {
 
   /**
    * The job store of {@code storage}: a job of priority {@code p} is claimed as if it were due
-   * {@code p × priorityAging} earlier. Every node of one database must use the same aging.
+   * {@code p × priorityAging} earlier ({@link ClaimOrder#PRIORITY}). Every node of one database
+   * must use the same aging.
    */
   public static JobStore open(Storage storage, StoredValues values, Duration priorityAging) {
     Require.nonNull(values, "values");
@@ -36,5 +37,17 @@ public final class JobStores {
           "priorityAging must be at least 1 ms, was " + priorityAging);
     }
     return new JdbcJobStore(JdbcAccess.of(storage), values, priorityAging);
+  }
+
+  /**
+   * The job store of {@code storage}, claiming in {@code order}: {@link ClaimOrder#PRIORITY} with
+   * the default aging (1 s), or {@link ClaimOrder#DUE_DATE}. Every node of one database must use
+   * the same order.
+   */
+  public static JobStore open(Storage storage, StoredValues values, ClaimOrder order) {
+    Require.nonNull(order, "order");
+    return order == ClaimOrder.DUE_DATE
+        ? new JdbcJobStore(JdbcAccess.of(storage), Require.nonNull(values, "values"), Duration.ZERO)
+        : open(storage, values, DEFAULT_PRIORITY_AGING);
   }
 }

@@ -146,6 +146,69 @@ class JobExecutorConfigTest {
   }
 
   @Test
+  void camundasAcquisitionDefaultsHoldWhereTheyFitAndTheIdleWaitIsAnOption() {
+    JobExecutorConfig config = JobExecutorConfig.defaults();
+
+    assertThat(config.acquisitionBackoffDecreaseThreshold()).isEqualTo(100);
+    assertThat(config.idleWaits()).isFalse();
+    assertThat(config.idleWait()).isZero();
+    assertThat(config.maxIdleWait()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(config.idleWaitFactor()).isEqualTo(2.0);
+  }
+
+  @Test
+  void theIdleWaitGrowsByItsFactorUpToItsMaximumAsCamundasWaitTime() {
+    // Camunda 7's defaults: waitTimeInMillis 5000, waitIncreaseFactor 2, maxWait 60000.
+    JobExecutorConfig config =
+        JobExecutorConfig.builder()
+            .idleWait(Duration.ofSeconds(5))
+            .idleWaitFactor(2)
+            .maxIdleWait(Duration.ofSeconds(60))
+            .build();
+
+    assertThat(config.idleWaits()).isTrue();
+    assertThat(config.idleWait(0)).as("a claim that found some").isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.idleWait(1)).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.idleWait(2)).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.idleWait(4)).isEqualTo(Duration.ofSeconds(40));
+    assertThat(config.idleWait(5)).isEqualTo(Duration.ofSeconds(60));
+    assertThat(config.idleWait(30)).isEqualTo(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void brokenIdleWaitAndDecreaseThresholdAreNamedWithTheirValuesAndRules() {
+    assertThatThrownBy(
+            () ->
+                JobExecutorConfig.builder()
+                    .acquisitionBackoffDecreaseThreshold(0)
+                    .idleWait(Duration.ofSeconds(2))
+                    .maxIdleWait(Duration.ofSeconds(1))
+                    .idleWaitFactor(0.5)
+                    .build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining(
+            "sluice.jobs.acquisitionBackoffDecreaseThreshold: value '0' must be at least 1")
+        .hasMessageContaining(
+            "sluice.jobs.maxIdleWait: value 'PT1S' must be at least idleWait (PT2S)")
+        .hasMessageContaining("sluice.jobs.idleWaitFactor: value '0.5' must be from 1 to 100");
+    assertThatThrownBy(
+            () ->
+                JobExecutorConfig.builder()
+                    .acquisitionBackoffDecreaseThreshold(1_000_001)
+                    .idleWait(Duration.ofNanos(500_000))
+                    .maxIdleWait(Duration.ofHours(25))
+                    .build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining(
+            "sluice.jobs.acquisitionBackoffDecreaseThreshold: value '1000001' must be at most"
+                + " 1000000")
+        .hasMessageContaining(
+            "sluice.jobs.idleWait: value 'PT0.0005S' must be zero (no idle wait) or a duration of"
+                + " at least 1 ms")
+        .hasMessageContaining("sluice.jobs.maxIdleWait: value 'PT25H' must be at most 24h");
+  }
+
+  @Test
   void brokenAcquisitionSettingsAreNamed() {
     assertThatThrownBy(() -> Acquisition.of("pessimistic"))
         .hasMessage("'pessimistic' is not an acquisition strategy; use skip-locked or optimistic");

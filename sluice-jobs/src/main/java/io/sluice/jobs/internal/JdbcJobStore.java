@@ -59,7 +59,8 @@ public final class JdbcJobStore implements JobStore {
 
   /**
    * A job store in {@code db}, writing payloads with {@code values}; {@code priorityAging} is what
-   * one priority level is worth in due time (see {@link JobStore}).
+   * one priority level is worth in due time (see {@link JobStore}). Zero makes each sort key the
+   * due time itself: jobs are claimed by due time alone, through the same index.
    */
   public JdbcJobStore(JdbcAccess db, StoredValues values, Duration priorityAging) {
     this.db = db;

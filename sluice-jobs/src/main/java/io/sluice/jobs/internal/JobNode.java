@@ -54,8 +54,6 @@ public final class JobNode implements AutoCloseable {
   /** How long a finished job's outcome may wait to be written with others'. */
   private static final long ACK_DELAY_NANOS = Duration.ofMillis(50).toNanos();
 
-  private static final int MAX_BACKOFF_LEVEL = 30;
-
   /** How much later than the live node before it an idle node claims. */
   static final Duration STAGGER = Duration.ofMillis(2);
 
@@ -82,7 +80,7 @@ public final class JobNode implements AutoCloseable {
   /** Outcomes being written, or kept after a failed write; the writer thread's alone. */
   private final List<Outcome> pending = new ArrayList<>();
 
-  private int backoffLevel;
+  private final AcquisitionPace pace;
   private boolean staggering;
   private long staggerUntil;
   private final ExecutorService workers;
@@ -117,6 +115,7 @@ public final class JobNode implements AutoCloseable {
     this.holding = new HeldJobs(metrics, config.nodeId());
     this.keeper = new LeaseKeeper(store, config, types, metrics, holding::drop);
     this.permits = new Semaphore(config.concurrency());
+    this.pace = new AcquisitionPace(config, JobNode::jittered);
     // Virtual threads: handlers mostly wait (I/O, other services); a prefetched job parks on its
     // permit for free. The concurrency limit is the semaphore, not a pool size.
     this.workers =
@@ -159,7 +158,7 @@ public final class JobNode implements AutoCloseable {
     acquisition.start();
     LOG.info(
         "Job executor node {} started with lease {}: handlers {}, concurrency {} on virtual"
-            + " threads, prefetch {}, lease {} renewed every {}, safety poll {} (±20%), retry"
+            + " threads, prefetch {}, lease {} renewed every {}, acquisition {}, {}, retry"
             + " backoff {} ×{} up to {}",
         config.nodeId(),
         keeper.lease(),
@@ -168,10 +167,39 @@ public final class JobNode implements AutoCloseable {
         config.prefetch(),
         config.leaseDuration(),
         config.heartbeatInterval(),
-        config.safetyPoll(),
+        acquisitionSettings(),
+        config.idleWaits()
+            ? "idle wait "
+                + config.idleWait(0)
+                + " ×"
+                + config.idleWaitFactor()
+                + " up to "
+                + config.maxIdleWait()
+            : "safety poll " + config.safetyPoll() + " (±20%)",
         config.retryBackoff(),
         config.backoffFactor(),
         config.maxRetryBackoff());
+  }
+
+  private String acquisitionSettings() {
+    if (config.acquisition() != Acquisition.OPTIMISTIC) {
+      return config.acquisition().key();
+    }
+    return config.backsOff()
+        ? "optimistic ("
+            + config.jobsPerCycle()
+            + " to "
+            + config.maxJobsPerCycle()
+            + " candidates, backoff "
+            + config.acquisitionBackoff()
+            + " ×"
+            + config.acquisitionBackoffFactor()
+            + " up to "
+            + config.maxAcquisitionBackoff()
+            + ", a level lower after "
+            + config.acquisitionBackoffDecreaseThreshold()
+            + " clean cycles)"
+        : "optimistic (" + config.jobsPerCycle() + " candidates, no backoff)";
   }
 
   /** Whether the node holds its lease, so that it takes jobs. */
@@ -353,6 +381,7 @@ public final class JobNode implements AutoCloseable {
     metrics.attempts.increment();
     List<ClaimedJob> claimed = onWriter(() -> claimCarrying(room));
     start(claimed);
+    pace.found(claimed.size());
     return claimed.size() == room ? Duration.ZERO : untilNextDue();
   }
 
@@ -398,25 +427,20 @@ public final class JobNode implements AutoCloseable {
 
   /**
    * Claims Camunda's way: a cycle's candidates, then an update each. After lock failures the next
-   * cycle waits and takes more candidates (when backoff is configured); clean cycles lower the
-   * level again, one step each.
+   * cycle waits and takes more candidates (when backoff is configured); {@code
+   * acquisitionBackoffDecreaseThreshold} clean cycles in a row lower the level again by one.
    */
   private Duration claimOptimistically(int room) {
-    int asked = Math.min(room, config.jobsPerCycle(backoffLevel));
+    int asked = pace.candidates(room);
     metrics.attempts.increment();
     JobStore.ClaimAttempt attempt = store.claimOptimistically(keeper.lease(), types, asked);
     start(attempt.jobs());
+    pace.found(attempt.jobs().size() + attempt.lockFailures());
     if (attempt.lockFailures() > 0) {
       metrics.lockFailures.increment(attempt.lockFailures());
-      if (config.backsOff()) {
-        backoffLevel = Math.min(MAX_BACKOFF_LEVEL, backoffLevel + 1);
-        return jittered(config.acquisitionBackoff(backoffLevel));
-      }
-      return Duration.ZERO;
+      return pace.collided();
     }
-    if (backoffLevel > 0) {
-      backoffLevel--;
-    }
+    pace.clean();
     return attempt.jobs().size() == asked ? Duration.ZERO : untilNextDue();
   }
 
@@ -436,10 +460,14 @@ public final class JobNode implements AutoCloseable {
     }
   }
 
-  /** Until the next job becomes due (the local timer), or the jittered safety poll. */
+  /**
+   * Until the next job becomes due (the local timer), or else the idle wait (growing with the empty
+   * claims in a row) when it is configured, or the jittered safety poll; a notification ends the
+   * wait earlier.
+   */
   private Duration untilNextDue() {
     Instant now = clock.instant();
-    Duration poll = jittered(config.safetyPoll());
+    Duration poll = pace.idleBound();
     return store
         .nextDue(types, now.plus(poll))
         .map(due -> Duration.between(now, due))

@@ -72,6 +72,7 @@ public final class Application implements AutoCloseable {
             meterRegistry,
             vmQueues,
             this::storage,
+            storedValues,
             b.host == null ? null : b.host.runtime);
   }
 

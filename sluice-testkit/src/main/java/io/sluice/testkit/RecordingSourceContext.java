@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
+import io.sluice.core.serialization.SerializationConfig;
+import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.SourceContext;
 import io.sluice.core.spi.TimerService;
@@ -73,6 +75,9 @@ public final class RecordingSourceContext implements SourceContext {
 
   private final ManualClock clock;
   private final ManualTimerService timer;
+  private static final StoredValues STORED_VALUES =
+      StoredValues.create(SerializationConfig.defaults());
+
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final VmQueues vmQueues = new VmQueues(VM_QUEUE_CAPACITY, registry);
   private MemoryStorage storage;
@@ -179,6 +184,12 @@ public final class RecordingSourceContext implements SourceContext {
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /** The default stored values (the default serializer, no class allowed beyond the built-in). */
+  @Override
+  public StoredValues storedValues() {
+    return STORED_VALUES;
   }
 
   /** An in-memory storage on the manual clock, made on first use. */

@@ -6,6 +6,7 @@ import io.sluice.batch.BatchInputException;
 import io.sluice.batch.BatchRecord;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
+import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Source;
@@ -216,6 +217,11 @@ public final class SourceInput implements BatchInput {
     @Override
     public Storage storage() {
       return context.storage();
+    }
+
+    @Override
+    public StoredValues storedValues() {
+      return context.storedValues();
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.sluice.core.FlowBusyException;
 import io.sluice.core.FlowStartException;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
+import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.TimerService;
@@ -45,6 +46,7 @@ public final class ApplicationRuntime {
       MeterRegistry registry,
       VmQueues vmQueues,
       Supplier<Storage> storage,
+      StoredValues storedValues,
       ApplicationRuntime host) {
     this.ownTimer = timer == null ? new SystemTimerService(clock) : null;
     this.ownCpu =
@@ -56,7 +58,8 @@ public final class ApplicationRuntime {
             registry,
             vmQueues,
             host == null ? ownCpu : host.services.cpu(),
-            storage);
+            storage,
+            storedValues);
     for (Flow flow : flows) {
       this.flows.put(flow.name(), new FlowRuntime(flow, services));
     }

@@ -1,6 +1,7 @@
 package io.sluice.core.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
 import io.sluice.core.vm.VmQueues;
@@ -14,4 +15,5 @@ record Services(
     MeterRegistry registry,
     VmQueues vmQueues,
     CpuPool cpu,
-    Supplier<Storage> storage) {}
+    Supplier<Storage> storage,
+    StoredValues storedValues) {}

@@ -1,6 +1,7 @@
 package io.sluice.core.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
@@ -39,5 +40,10 @@ abstract class ServicesContext implements FlowContext {
   @Override
   public Storage storage() {
     return services.storage().get();
+  }
+
+  @Override
+  public StoredValues storedValues() {
+    return services.storedValues();
   }
 }

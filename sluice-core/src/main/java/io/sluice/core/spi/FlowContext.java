@@ -2,6 +2,7 @@ package io.sluice.core.spi;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.Message;
+import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Storage;
 import io.sluice.core.vm.VmQueues;
 import java.time.Clock;
@@ -32,6 +33,14 @@ public interface FlowContext {
    * io.sluice.core.store.StoreException} when it cannot be opened.
    */
   Storage storage();
+
+  /**
+   * The application's stored values: its named serializers and codecs, and the allow-list every
+   * read goes through. A component that keeps values of its own (in a file, a cache, a message it
+   * sends) writes and reads them with these, as the application's stores do, so old records stay
+   * readable when the default serializer changes.
+   */
+  StoredValues storedValues();
 
   /**
    * Runs a chain of processors on a copy of the message, detached from the caller (the {@code

@@ -128,25 +128,10 @@ final class ApplicationMapper {
   private void checkBatchExecutes(BatchConfig batch, java.util.Collection<String> flows) {
     processorMapper
         .batchJobNames()
-        .forEach(
-            (path, job) -> {
-              if (batch.job(job).isEmpty()) {
-                problems.add(
-                    path,
-                    job,
-                    "is not a batch job of this file; batch jobs: "
-                        + (batch.names().isEmpty() ? "none" : String.join(", ", batch.names())));
-              }
-            });
+        .forEach((path, job) -> problems.knownName(path, job, batch.names(), "batch job"));
     processorMapper
         .resultFlowNames()
-        .forEach(
-            (path, flow) -> {
-              if (!flows.contains(flow)) {
-                problems.add(
-                    path, flow, "is not a flow of this file; flows: " + String.join(", ", flows));
-              }
-            });
+        .forEach((path, flow) -> problems.knownName(path, flow, flows, "flow"));
   }
 
   /**
@@ -163,18 +148,7 @@ final class ApplicationMapper {
     }
     processorMapper
         .serializerNames()
-        .forEach(
-            (path, name) -> {
-              if (!declared.contains(name)) {
-                problems.add(
-                    path,
-                    name,
-                    "is not a named serializer; declare it under serialization.serializers"
-                        + " (declared: "
-                        + String.join(", ", declared)
-                        + ")");
-              }
-            });
+        .forEach((path, name) -> problems.knownName(path, name, declared, "named serializer"));
   }
 
   /**

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -159,14 +158,7 @@ final class JobsMapper {
     String name = value.node().asText();
     return switch (kind.getKey()) {
       case "flow" -> {
-        if (!flows.contains(name)) {
-          problems.add(
-              value.path(),
-              name,
-              flows.isEmpty()
-                  ? "is not a flow of this configuration, which has none"
-                  : "is not a flow of this configuration; its flows: "
-                      + String.join(", ", new TreeSet<>(flows)));
+        if (!problems.knownName(value.path(), name, flows, "flow")) {
           yield null;
         }
         yield new JobsConfig.FlowHandler(name);

@@ -3,8 +3,10 @@ package io.sluice.config;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -25,6 +27,29 @@ final class ProblemCollector {
   /** Records a problem at {@code path}, located where that path was written. */
   void add(String path, Object value, String rule) {
     add(new ConfigProblem(path, value, rule, null));
+  }
+
+  /**
+   * Checks that {@code name}, written at {@code path}, is one of {@code known}: otherwise records
+   * that it is not a {@code what} of this configuration, listing those it has. Returns whether it
+   * is.
+   */
+  boolean knownName(String path, String name, Collection<String> known, String what) {
+    if (known.contains(name)) {
+      return true;
+    }
+    add(
+        path,
+        name,
+        known.isEmpty()
+            ? "is not a " + what + " of this configuration, which has none"
+            : "is not a "
+                + what
+                + " of this configuration; its "
+                + what
+                + "s: "
+                + String.join(", ", new TreeSet<>(known)));
+    return false;
   }
 
   /** Records a problem, located where its path was written unless it knows its position. */

@@ -52,8 +52,8 @@ class ABatchJobIsStartedFromAFlowInYamlTest {
             + JOBS;
 
     assertThat(Configs.rule(yaml, "flows[0].processors[0].batch-execute.job"))
-        .isEqualTo("is not a batch job of this file; batch jobs: nightly");
+        .isEqualTo("is not a batch job of this configuration; its batch jobs: nightly");
     assertThat(Configs.rule(yaml, "flows[0].processors[0].batch-execute.resultFlow"))
-        .isEqualTo("is not a flow of this file; flows: start");
+        .isEqualTo("is not a flow of this configuration; its flows: start");
   }
 }

@@ -90,8 +90,8 @@ class EachStoreAndQueueChoosesItsSerializerFromYamlTest {
                 """,
                 "flows[0].processors[0].store-put.serializer"))
         .isEqualTo(
-            "is not a named serializer; declare it under serialization.serializers (declared:"
-                + " compact, default)");
+            "is not a named serializer of this configuration; its named serializers: compact,"
+                + " default");
   }
 
   @Test

@@ -20,15 +20,7 @@ class JobsAreCreatedFromJsonLinesOnPostgresTest {
 
   @Test
   void aFileIsCreatedWholeAndAFileWithABadLineNotAtAll() throws Exception {
-    Path config = work.resolve("app.yaml");
-    Files.writeString(
-        config,
-        """
-        sluice:
-          store: { url: "%s", user: %s }
-        flows: [ { name: bare } ]
-        """
-            .formatted(DB.url(), PostgresTestDatabase.USER));
+    Path config = PostgresConfig.write(work, DB);
     List<String> good = new ArrayList<>();
     List<String> bad = new ArrayList<>();
     for (int i = 1; i <= 2000; i++) {

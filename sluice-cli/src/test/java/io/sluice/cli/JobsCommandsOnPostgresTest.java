@@ -3,7 +3,6 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.testkit.PostgresTestDatabase;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,15 +17,7 @@ class JobsCommandsOnPostgresTest {
 
   @Test
   void jobsAreCreatedListedCountedAndRetriedOnPostgres() throws Exception {
-    Path config = work.resolve("app.yaml");
-    Files.writeString(
-        config,
-        """
-        sluice:
-          store: { url: "%s", user: %s }
-        flows: [ { name: bare } ]
-        """
-            .formatted(DB.url(), PostgresTestDatabase.USER));
+    Path config = PostgresConfig.write(work, DB);
     String file = config.toString();
 
     CliRun created =

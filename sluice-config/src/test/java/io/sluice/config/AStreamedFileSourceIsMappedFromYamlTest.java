@@ -41,4 +41,19 @@ class AStreamedFileSourceIsMappedFromYamlTest {
 
     assertThat(rule).contains("boolean");
   }
+
+  @Test
+  void aStreamingSourceOnAPersistentFlowIsRefusedByValidate() {
+    String rule =
+        Configs.rule(
+            """
+            flows:
+              - name: kept
+                strategy: { staged: { persistent: true } }
+                source: { file: { directory: in, streaming: true } }
+            """,
+            "flows[0].strategy");
+
+    assertThat(rule).startsWith("cannot keep the streams its source hands over");
+  }
 }

@@ -42,6 +42,16 @@ public record Flow(
     problems.check(sinks != null, "sinks", null, "is required (may be empty)");
     problems.check(errorHandler != null, "errorHandler", null, "is required (may be empty)");
     problems.check(strategy != null, "strategy", null, "is required");
+    problems.check(
+        !(source != null
+            && source.handsStreams()
+            && strategy instanceof ProcessingStrategy.Staged staged
+            && staged.persistent()),
+        "strategy",
+        "staged, persistent",
+        "cannot keep the streams its source hands over ("
+            + (source == null ? "" : source.name())
+            + "): a stream cannot be stored; read whole files or bodies, or drop persistent");
     problems.throwIfAny();
     processors = List.copyOf(processors);
     sinks = List.copyOf(sinks);

@@ -95,6 +95,12 @@ public final class HttpListenerSource implements Source {
     return streaming;
   }
 
+  /** A streaming listener's payloads are the request bodies as streams. */
+  @Override
+  public boolean handsStreams() {
+    return streaming;
+  }
+
   @Override
   public void start(SourceContext context) {
     Route mine = new Route(path, methods, context, streaming);

@@ -189,6 +189,12 @@ public final class FileSource implements Source {
     return "file(" + directory + ")";
   }
 
+  /** With {@code streaming}, each payload is a stream open on the file. */
+  @Override
+  public boolean handsStreams() {
+    return config.streaming();
+  }
+
   private String afterReadText() {
     if (config.afterRead() == AfterRead.DELETE) {
       return "delete";

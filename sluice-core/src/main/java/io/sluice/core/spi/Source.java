@@ -27,6 +27,16 @@ public interface Source {
     return false;
   }
 
+  /**
+   * Whether the messages this source hands over carry a stream as payload ({@link
+   * java.io.InputStream}: a streamed file, a streamed request body). A stream cannot be stored, so
+   * a flow that keeps what it accepted ({@code staged} with {@code persistent}) refuses such a
+   * source when it is built.
+   */
+  default boolean handsStreams() {
+    return false;
+  }
+
   /** A short name for logs and metrics. */
   default String name() {
     String simple = getClass().getSimpleName();

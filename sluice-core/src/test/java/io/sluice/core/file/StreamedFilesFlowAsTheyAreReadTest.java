@@ -6,9 +6,12 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import io.sluice.core.Application;
+import io.sluice.core.ConfigurationException;
 import io.sluice.core.Flow;
 import io.sluice.core.LogCapture;
 import io.sluice.core.Message;
+import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.ThreadingProfile;
 import io.sluice.core.expression.Template;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
@@ -188,6 +191,19 @@ class StreamedFilesFlowAsTheyAreReadTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("A stream payload")
         .hasMessageContaining("cannot be stored: read it into bytes or a String first");
+  }
+
+  @Test
+  void aFlowThatKeepsWhatItAcceptedRefusesAStreamingSourceWhenBuilt() throws IOException {
+    FileSource streamed = new FileSource(FileSourceConfig.builder(in()).streaming(true).build());
+    ProcessingStrategy persistent =
+        new ProcessingStrategy.Staged(
+            ThreadingProfile.DEFAULT, ThreadingProfile.DEFAULT, ThreadingProfile.DEFAULT, true);
+
+    assertThatThrownBy(() -> Flow.builder("kept").source(streamed).strategy(persistent).build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("strategy")
+        .hasMessageContaining("cannot keep the streams its source hands over");
   }
 
   /** An output stream that keeps nothing, for reading a stream to its end. */

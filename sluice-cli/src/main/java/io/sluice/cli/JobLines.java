@@ -22,7 +22,7 @@ final class JobLines {
 
   /** The fields a line may have. */
   static final List<String> FIELDS =
-      List.of("type", "payload", "priority", "due", "retries", "key");
+      List.of("type", "payload", "priority", "due", "retries", "key", "exclusiveKey");
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -88,7 +88,8 @@ final class JobLines {
         NewJob.of(type.asText(), value(payload))
             .withPriority(integer(node, "priority", NewJob.MIN_PRIORITY))
             .withMaxRetries(integer(node, "retries", NewJob.DEFAULT_MAX_RETRIES))
-            .withUniqueKey(text(node, "key"));
+            .withUniqueKey(text(node, "key"))
+            .withExclusiveKey(text(node, "exclusiveKey"));
     String due = text(node, "due");
     return new Line(
         number, job, due == null ? null : new JobsCreateCommand.DueConverter().convert(due));

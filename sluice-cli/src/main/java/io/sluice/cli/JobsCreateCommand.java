@@ -95,6 +95,14 @@ final class JobsCreateCommand implements Callable<Integer> {
   String key;
 
   @Option(
+      names = "--exclusive-key",
+      paramLabel = "KEY",
+      description =
+          "Jobs with the same exclusive key never run at the same time anywhere, and run in due"
+              + " order (the entity they work on: an order id, a customer).")
+  String exclusiveKey;
+
+  @Option(
       names = {"-f", "--file"},
       paramLabel = "FILE",
       description = "Creates the jobs of this JSON-lines file instead, - for standard input.")
@@ -142,7 +150,8 @@ final class JobsCreateCommand implements Callable<Integer> {
           NewJob.of(type, payload)
               .withPriority(priority == null ? NewJob.MIN_PRIORITY : priority)
               .withMaxRetries(retries == null ? NewJob.DEFAULT_MAX_RETRIES : retries)
-              .withUniqueKey(key);
+              .withUniqueKey(key)
+              .withExclusiveKey(exclusiveKey);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

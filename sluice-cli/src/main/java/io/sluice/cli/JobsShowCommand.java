@@ -48,6 +48,7 @@ final class JobsShowCommand implements Callable<Integer> {
           line(out, "attempts", job.attempts());
           line(out, "retries left", job.retriesLeft());
           line(out, "unique key", job.uniqueKey());
+          line(out, "exclusive key", job.exclusiveKey());
           line(out, "created", JobText.time(job.createdAt()));
           line(out, "last error", job.lastError());
           return ExitCodes.OK;
@@ -55,6 +56,6 @@ final class JobsShowCommand implements Callable<Integer> {
   }
 
   private static void line(PrintWriter out, String name, Object value) {
-    out.printf("%-13s %s%n", name + ":", value == null ? "-" : value);
+    out.printf("%-14s %s%n", name + ":", value == null ? "-" : value);
   }
 }

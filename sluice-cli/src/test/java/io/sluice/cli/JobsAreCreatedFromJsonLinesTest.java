@@ -46,6 +46,7 @@ class JobsAreCreatedFromJsonLinesTest {
         "{\"type\": \"report\", \"payload\": {\"month\": 3, \"lines\": [1, 2]}, \"priority\": 7,"
             + " \"due\": \"2030-01-31T08:00:00Z\", \"retries\": 5, \"key\": \"march\"}");
     lines.add("{\"type\": \"report\", \"payload\": \"again\", \"key\": \"march\"}");
+    lines.add("{\"type\": \"ship\", \"payload\": \"box\", \"exclusiveKey\": \"order-7\"}");
     Path file = Files.write(work.resolve("jobs.jsonl"), lines);
 
     CliRun created = jobs("create", "--file", file.toString());
@@ -53,16 +54,18 @@ class JobsAreCreatedFromJsonLinesTest {
     assertThat(created.exitCode()).as(created.err()).isZero();
     assertThat(created.out())
         .isEqualTo(
-            "created or found by key 1001 job(s) for 1002 line(s) of "
+            "created or found by key 1002 job(s) for 1003 line(s) of "
                 + file
-                + " in one transaction: ids 1 to 1001"
+                + " in one transaction: ids 1 to 1003"
                 + System.lineSeparator());
     assertThat(jobs("show", "1001").out())
-        .contains("type:         report")
-        .contains("priority:     7")
-        .contains("due:          2030-01-31T08:00:00Z")
-        .contains("retries left: 5")
-        .contains("unique key:   march");
+        .contains("type:          report")
+        .contains("priority:      7")
+        .contains("due:           2030-01-31T08:00:00Z")
+        .contains("retries left:  5")
+        .contains("unique key:    march")
+        .contains("exclusive key: -");
+    assertThat(jobs("show", "1003").out()).contains("exclusive key: order-7");
     assertThat(jobs("stats").out())
         .containsPattern("\\nsend +1000 ")
         .containsPattern("\\nreport +1 ");

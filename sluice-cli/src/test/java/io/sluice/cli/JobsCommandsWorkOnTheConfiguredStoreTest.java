@@ -100,13 +100,13 @@ class JobsCommandsWorkOnTheConfiguredStoreTest {
             "inv-9"));
 
     assertThat(ok(jobs("show", "1")).out())
-        .contains("id:           1")
-        .contains("type:         send")
-        .contains("state:        waiting")
-        .contains("due:          2030-01-31T08:00:00Z")
-        .contains("retries left: 3")
-        .contains("unique key:   inv-9")
-        .contains("last error:   -");
+        .contains("id:            1")
+        .contains("type:          send")
+        .contains("state:         waiting")
+        .contains("due:           2030-01-31T08:00:00Z")
+        .contains("retries left:  3")
+        .contains("unique key:    inv-9")
+        .contains("last error:    -");
     assertThat(ok(jobs("create", "--type", "send", "--payload", "y", "--key", "inv-9")).out())
         .as("a second job with the key is not created")
         .startsWith("job 1 (send) holds key 'inv-9': due 2030-01-31T08:00:00Z");
@@ -144,8 +144,8 @@ class JobsCommandsWorkOnTheConfiguredStoreTest {
         .matches(incident + "   send  1         20[0-9-]+T[0-9:]+Z  SMTP 550: mailbox full");
     assertThat(lines.get(2)).isEqualTo("1 incident(s)");
     assertThat(ok(jobs("show", String.valueOf(incident))).out())
-        .contains("state:        incident")
-        .contains("last error:   SMTP 550: mailbox full\n\tat Mailer.send");
+        .contains("state:         incident")
+        .contains("last error:    SMTP 550: mailbox full\n\tat Mailer.send");
 
     assertThat(ok(jobs("retry", String.valueOf(incident), "--retries", "5")).out())
         .isEqualTo(
@@ -154,8 +154,8 @@ class JobsCommandsWorkOnTheConfiguredStoreTest {
                 + " (send) waits again, due now, with 5 retries"
                 + System.lineSeparator());
     assertThat(ok(jobs("show", String.valueOf(incident))).out())
-        .contains("state:        waiting")
-        .contains("retries left: 5");
+        .contains("state:         waiting")
+        .contains("retries left:  5");
     assertThat(ok(jobs("incidents")).out()).isEqualTo("0 incident(s)" + System.lineSeparator());
   }
 
@@ -172,7 +172,7 @@ class JobsCommandsWorkOnTheConfiguredStoreTest {
     assertThat(notAnIncident.err())
         .contains("job 1 (send) is not an incident, it is waiting; only incidents are retried")
         .contains("no unfinished job has id 42");
-    assertThat(ok(jobs("show", "1")).out()).contains("retries left: 3");
+    assertThat(ok(jobs("show", "1")).out()).contains("retries left:  3");
   }
 
   @Test

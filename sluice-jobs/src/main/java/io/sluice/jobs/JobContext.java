@@ -24,6 +24,7 @@ public final class JobContext {
   private final int attempt;
   private final int retriesLeft;
   private final Instant dueAt;
+  private final String exclusiveKey;
   private final String node;
   private final Completer completer;
   private final BooleanSupplier holds;
@@ -32,8 +33,8 @@ public final class JobContext {
 
   /**
    * The job {@code id} of {@code type}, run by {@code node} for the {@code attempt}-th time, with
-   * {@code retriesLeft} retries after this one; {@code completer} serves {@link #completeIn} and
-   * {@code holds} {@link #holdsJob}.
+   * {@code retriesLeft} retries after this one, due at {@code dueAt}, with {@code exclusiveKey} (or
+   * null); {@code completer} serves {@link #completeIn} and {@code holds} {@link #holdsJob}.
    */
   public JobContext(
       long id,
@@ -42,6 +43,7 @@ public final class JobContext {
       int attempt,
       int retriesLeft,
       Instant dueAt,
+      String exclusiveKey,
       String node,
       Completer completer,
       BooleanSupplier holds) {
@@ -51,6 +53,7 @@ public final class JobContext {
     this.attempt = attempt;
     this.retriesLeft = retriesLeft;
     this.dueAt = dueAt;
+    this.exclusiveKey = exclusiveKey;
     this.node = node;
     this.completer = completer;
     this.holds = holds;
@@ -59,6 +62,14 @@ public final class JobContext {
   /** The job's id. */
   public long id() {
     return id;
+  }
+
+  /**
+   * Its exclusive key, or null: the jobs of one key never run at the same time anywhere, and run in
+   * due order.
+   */
+  public String exclusiveKey() {
+    return exclusiveKey;
   }
 
   /** Its type. */

@@ -11,6 +11,7 @@ import io.sluice.testkit.PostgresTestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,8 +31,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * side effect only when told it still holds the job (else records the run in {@code cluster_lost}).
  * Its node prints {@code held <node> <n>} whenever the number of jobs it holds changes.
  *
+ * <p>A {@code keyed} handler records each run in {@code cluster_keyed_runs} (job id, exclusive key,
+ * its payload as a sequence number, node): the start when it begins, the end before it returns,
+ * both on the database's clock, so that the test sees whether two runs of a key overlapped.
+ *
  * <p>Arguments: the JDBC URL (with its schema), the node id, how long each job takes in
- * milliseconds (0 when left out), and {@code guarded} for a guarded handler.
+ * milliseconds (0 when left out), and {@code guarded} or {@code keyed} for those handlers.
  */
 public final class ClusterNodeChild {
 
@@ -43,6 +48,7 @@ public final class ClusterNodeChild {
     String node = args[1];
     long workMillis = args.length > 2 ? Long.parseLong(args[2]) : 0;
     boolean guarded = args.length > 3 && args[3].equals("guarded");
+    boolean keyed = args.length > 3 && args[3].equals("keyed");
     MeterRegistry meters = new SimpleMeterRegistry();
     StorageConfig config =
         StorageConfig.builder()
@@ -62,7 +68,8 @@ public final class ClusterNodeChild {
             records.prepareStatement(
                 "INSERT INTO cluster_starts (job_id, node, at) VALUES (?, ?, to_timestamp(? / 1000.0))");
         PreparedStatement lost =
-            records.prepareStatement("INSERT INTO cluster_lost (job_id, node) VALUES (?, ?)")) {
+            records.prepareStatement("INSERT INTO cluster_lost (job_id, node) VALUES (?, ?)");
+        Connection keyRecords = DriverManager.getConnection(url, PostgresTestDatabase.USER, null)) {
       JobStore jobs = JobTestStorages.jobs(storage);
       JobExecutor executor =
           JobExecutor.builder(jobs)
@@ -71,6 +78,10 @@ public final class ClusterNodeChild {
               .handler(
                   "work",
                   job -> {
+                    if (keyed) {
+                      keyedRun(keyRecords, job, node, workMillis);
+                      return;
+                    }
                     if (guarded) {
                       // When the handler began, not when its turn on the connection came.
                       record(start, job.id(), node, System.currentTimeMillis());
@@ -91,6 +102,38 @@ public final class ClusterNodeChild {
         // runs until the test closes standard input (or kills the process)
       }
       executor.close();
+    }
+  }
+
+  /** Records the start and the end of a run of {@code job}, which takes {@code workMillis}. */
+  private static void keyedRun(Connection records, JobContext job, String node, long workMillis)
+      throws Exception {
+    long run;
+    synchronized (records) {
+      try (PreparedStatement start =
+          records.prepareStatement(
+              "INSERT INTO cluster_keyed_runs (job_id, exclusive_key, seq, node)"
+                  + " VALUES (?, ?, ?, ?) RETURNING run")) {
+        start.setLong(1, job.id());
+        start.setString(2, job.exclusiveKey());
+        start.setInt(3, (Integer) job.payload());
+        start.setString(4, node);
+        try (ResultSet rs = start.executeQuery()) {
+          rs.next();
+          run = rs.getLong(1);
+        }
+      }
+    }
+    if (workMillis > 0) {
+      Thread.sleep(workMillis); // the job's work
+    }
+    synchronized (records) {
+      try (PreparedStatement end =
+          records.prepareStatement(
+              "UPDATE cluster_keyed_runs SET ended = clock_timestamp() WHERE run = ?")) {
+        end.setLong(1, run);
+        end.executeUpdate();
+      }
     }
   }
 

@@ -14,6 +14,8 @@ import java.time.Instant;
  * @param retriesLeft how many failed runs are still retried
  * @param lease the node and epoch that hold it
  * @param payload its payload, read on demand
+ * @param exclusiveKey its exclusive key, or null: the jobs of one key a node claims together it
+ *     runs one after another, in due order
  */
 public record ClaimedJob(
     long id,
@@ -23,7 +25,8 @@ public record ClaimedJob(
     int attempt,
     int retriesLeft,
     NodeLease lease,
-    Payload payload) {
+    Payload payload,
+    String exclusiveKey) {
 
   /** A stored payload, deserialized when asked (on the thread that runs the job). */
   @FunctionalInterface

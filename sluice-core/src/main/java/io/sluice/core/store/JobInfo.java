@@ -14,6 +14,7 @@ import java.time.Instant;
  * @param uniqueKey its unique key, or null
  * @param lastError what the last failed run said, or null
  * @param createdAt when it was created
+ * @param exclusiveKey its exclusive key, or null
  */
 public record JobInfo(
     long id,
@@ -24,4 +25,5 @@ public record JobInfo(
     int attempts,
     String uniqueKey,
     String lastError,
-    Instant createdAt) {}
+    Instant createdAt,
+    String exclusiveKey) {}

@@ -24,6 +24,13 @@ import java.util.Set;
  *       node and epoch, so a node that woke up late cannot finish what another now owns.
  *   <li>{@link #reclaim()} makes the jobs of every lapsed or replaced lease claimable again, in one
  *       statement.
+ *   <li>Jobs with the same {@link NewJob#exclusiveKey() exclusive key} never run at the same time:
+ *       no job of a key is claimed while another job of that key is claimed (running or waiting for
+ *       its turn on a node), and a claim takes a key's due jobs together, in due order (due time,
+ *       then id), for one node to run one after another. A claim decides for a key under a lock on
+ *       that key, so two nodes claiming at once never both take it. Jobs without a key, or with
+ *       different keys, run in parallel. A retried job of a key is due at its retry time, so the
+ *       key's jobs due before that run first.
  * </ul>
  *
  * Thread-safe. Errors are {@link StoreException}s naming the store and what was tried.
@@ -40,7 +47,11 @@ public interface JobStore {
     NOT_HELD
   }
 
-  /** Creates a job; returns its id once committed (the existing job's id for a known key). */
+  /**
+   * Creates a job; returns its id once committed (the existing job's id for a known key). A job
+   * with an exclusive key is refused ({@link IllegalStateException}) while jobs of its type run
+   * without one: the key could not hold them back.
+   */
   long create(NewJob job);
 
   /** Creates these jobs in one commit, in order; returns their ids. */

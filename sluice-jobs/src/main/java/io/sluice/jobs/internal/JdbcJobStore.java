@@ -198,6 +198,7 @@ public final class JdbcJobStore implements JobStore {
   private List<Long> insertAll(
       Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
       throws SQLException {
+    refuseKeysBesideUnkeyedRunning(statements, jobs);
     List<Long> ids = new ArrayList<>(jobs.size());
     // The payloads go in one batch after the jobs: one round trip for all of them on PostgreSQL,
     // where a row each cost one (10,000 jobs made 20,000 round trips).
@@ -215,7 +216,8 @@ public final class JdbcJobStore implements JobStore {
             due - job.priority() * aging,
             job.maxRetries(),
             job.uniqueKey(),
-            now);
+            now,
+            job.exclusiveKey());
         Long id = firstLong(insert);
         if (id == null) {
           PreparedStatement byKey = statements.get(JobSql.BY_KEY);
@@ -242,6 +244,40 @@ public final class JdbcJobStore implements JobStore {
       throw e;
     }
     return ids;
+  }
+
+  /**
+   * Refuses jobs with an exclusive key of a type whose jobs run without one: the key would not hold
+   * those back, and the work it should serialize could run twice at once.
+   */
+  private void refuseKeysBesideUnkeyedRunning(Statements statements, List<NewJob> jobs)
+      throws SQLException {
+    Map<String, String> keyedTypes = new LinkedHashMap<>();
+    for (NewJob job : jobs) {
+      if (job.exclusiveKey() != null) {
+        keyedTypes.putIfAbsent(job.type(), job.exclusiveKey());
+      }
+    }
+    for (Map.Entry<String, String> keyed : keyedTypes.entrySet()) {
+      PreparedStatement running = statements.get(JobSql.RUNNING_UNKEYED);
+      bind(running, keyed.getKey());
+      Long count = firstLong(running);
+      if (count != null && count > 0) {
+        throw new IllegalStateException(
+            "exclusiveKey '"
+                + keyed.getValue()
+                + "' on a job of type '"
+                + keyed.getKey()
+                + "': "
+                + count
+                + " job(s) of that type are running without an exclusive key, which the key"
+                + " cannot hold back; create keyed jobs of '"
+                + keyed.getKey()
+                + "' once those have finished (sluice jobs list <config> --type "
+                + keyed.getKey()
+                + " --state running), nothing was created");
+      }
+    }
   }
 
   @Override
@@ -301,7 +337,14 @@ public final class JdbcJobStore implements JobStore {
 
   /** A claimed row before its payload is read. */
   private record Row(
-      long id, String type, int priority, long due, long sortKey, int retries, int attempt) {
+      long id,
+      String type,
+      int priority,
+      long due,
+      long sortKey,
+      int retries,
+      int attempt,
+      String exclusiveKey) {
 
     /** The row {@code rs} is on, whose columns start with the claim's RETURNING list. */
     static Row of(ResultSet rs) throws SQLException {
@@ -312,8 +355,89 @@ public final class JdbcJobStore implements JobStore {
           rs.getLong(4),
           rs.getLong(5),
           rs.getInt(6),
-          rs.getInt(7));
+          rs.getInt(7),
+          rs.getString(8));
     }
+  }
+
+  /**
+   * Claims, in {@code tx}, the due jobs of the exclusive keys free to take, for at most {@code
+   * slots} keys (a key's jobs run one after another: one slot); the ids of {@code done} are this
+   * lease's jobs completed in the same commit, which hold their key no longer.
+   */
+  private List<Row> claimKeyed(
+      JdbcAccess.Transaction tx,
+      NodeLease lease,
+      List<String> types,
+      int slots,
+      Collection<Long> done,
+      Map<Long, byte[]> payloads)
+      throws SQLException {
+    long now = clock.millis();
+    String doneIds = db.ids(done);
+    PreparedStatement select = tx.prepare(sql.keysToClaim(types.size()));
+    List<Object> parameters = new ArrayList<>();
+    parameters.add(now);
+    parameters.addAll(types);
+    parameters.add(lease.node());
+    parameters.add(lease.epoch());
+    parameters.add(doneIds);
+    parameters.add(Math.min(slots, MAX_KEYS_PER_CLAIM) * KEY_WINDOW);
+    bind(select, parameters.toArray());
+    List<String> keys = new ArrayList<>();
+    try (ResultSet rs = rows(select)) {
+      while (rs.next() && keys.size() < Math.min(slots, MAX_KEYS_PER_CLAIM)) {
+        keys.add(rs.getString(1));
+      }
+    }
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    parameters.clear();
+    parameters.add(lease.node());
+    parameters.add(lease.epoch());
+    parameters.addAll(keys);
+    parameters.add(now);
+    parameters.addAll(types);
+    parameters.add(lease.node());
+    parameters.add(lease.epoch());
+    parameters.add(doneIds);
+    parameters.add(lease.node());
+    parameters.add(lease.epoch());
+    parameters.add(keys.size() * KEYED_JOBS_PER_KEY);
+    PreparedStatement claim = tx.prepare(sql.claimKeyed(keys.size(), types.size()));
+    bind(claim, parameters.toArray());
+    List<Row> claimed = new ArrayList<>();
+    try (ResultSet rs = rows(claim)) {
+      while (rs.next()) {
+        Row row = Row.of(rs);
+        claimed.add(row);
+        if (sql.oneStatement()) {
+          payloads.put(row.id(), rs.getBytes(9));
+        }
+      }
+    }
+    if (!sql.oneStatement()) {
+      readPayloads(tx, claimed, payloads);
+    }
+    return claimed;
+  }
+
+  /** The most exclusive keys one claim takes. */
+  static final int MAX_KEYS_PER_CLAIM = 500;
+
+  /**
+   * How many keyed jobs per key a claim reads to find the keys it may take: the jobs of keys
+   * claimed already are passed over, within this window.
+   */
+  static final int KEY_WINDOW = 16;
+
+  /** The most jobs per key (on average) one claim takes: a key's due jobs, together. */
+  static final int KEYED_JOBS_PER_KEY = 64;
+
+  /** How many slots keyed rows take: one per key, its jobs running one after another. */
+  private static int keySlots(List<Row> rows) {
+    return (int) rows.stream().map(Row::exclusiveKey).distinct().count();
   }
 
   @Override
@@ -342,6 +466,15 @@ public final class JdbcJobStore implements JobStore {
             tx -> {
               payloads.clear();
               completed.clear();
+              List<Row> claimed =
+                  new ArrayList<>(claimKeyed(tx, lease, sorted, max, done, payloads));
+              int slots = max - keySlots(claimed);
+              if (slots == 0) {
+                if (!done.isEmpty()) {
+                  completed.addAll(deleteHeld(tx::prepare, done, lease));
+                }
+                return claimed;
+              }
               List<Object> parameters = new ArrayList<>();
               if (together) {
                 parameters.add(db.ids(done));
@@ -359,19 +492,18 @@ public final class JdbcJobStore implements JobStore {
               parameters.addAll(sorted);
               parameters.add(lease.node());
               parameters.add(lease.epoch());
-              parameters.add(max);
+              parameters.add(slots);
               bind(claim, parameters.toArray());
-              List<Row> claimed = new ArrayList<>();
               try (ResultSet rs = rows(claim)) {
                 while (rs.next()) {
-                  if (together && rs.getBoolean(9)) {
+                  if (together && rs.getBoolean(10)) {
                     completed.add(rs.getLong(1));
                     continue;
                   }
                   Row row = Row.of(rs);
                   claimed.add(row);
                   if (sql.oneStatement()) {
-                    payloads.put(row.id(), rs.getBytes(8));
+                    payloads.put(row.id(), rs.getBytes(9));
                   }
                 }
               }
@@ -401,10 +533,9 @@ public final class JdbcJobStore implements JobStore {
         JobSql.candidates(types.size()),
         rs -> read.put(rs.getLong(1), rs.getInt(2)),
         parameters.toArray());
-    if (read.isEmpty()) {
-      return new ClaimAttempt(List.of(), 0);
-    }
     Map<Long, byte[]> payloads = new HashMap<>();
+    List<String> sorted = List.copyOf(new TreeSet<>(types));
+    int[] won = new int[1];
     List<Row> rows =
         db.write(
             "claim " + read.size() + " job candidate(s) for node " + lease,
@@ -426,11 +557,17 @@ public final class JdbcJobStore implements JobStore {
                   }
                 }
               }
+              won[0] = claimed.size();
               payloads.clear();
               readPayloads(tx, claimed, payloads);
+              if (claimed.size() < max) {
+                // Exclusive keys are decided under their locks, not optimistically.
+                claimed.addAll(
+                    claimKeyed(tx, lease, sorted, max - claimed.size(), List.of(), payloads));
+              }
               return claimed;
             });
-    return new ClaimAttempt(claimed(lease, rows, payloads), read.size() - rows.size());
+    return new ClaimAttempt(claimed(lease, rows, payloads), read.size() - won[0]);
   }
 
   private void readPayloads(JdbcAccess.Transaction tx, List<Row> claimed, Map<Long, byte[]> into)
@@ -464,7 +601,8 @@ public final class JdbcJobStore implements JobStore {
                       row.attempt(),
                       row.retries(),
                       lease,
-                      () -> values.read(payload)));
+                      () -> values.read(payload),
+                      row.exclusiveKey()));
             });
     return jobs;
   }
@@ -634,7 +772,8 @@ public final class JdbcJobStore implements JobStore {
         rs.getInt(9),
         rs.getString(10),
         rs.getString(12),
-        Instant.ofEpochMilli(rs.getLong(11)));
+        Instant.ofEpochMilli(rs.getLong(11)),
+        rs.getString(13));
   }
 
   @Override

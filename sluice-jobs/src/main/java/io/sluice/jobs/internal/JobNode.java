@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,6 +70,13 @@ public final class JobNode implements AutoCloseable {
   private final LeaseKeeper keeper;
   private final Semaphore permits;
   private final AtomicInteger held = new AtomicInteger();
+
+  /**
+   * The running slots the held jobs take: one per job without an exclusive key, one per key for the
+   * jobs of a key, which run one after another. The room to claim is counted in slots.
+   */
+  private final AtomicInteger slots = new AtomicInteger();
+
   private final HeldJobs holding;
   private final AtomicInteger running = new AtomicInteger();
   private final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
@@ -259,12 +267,12 @@ public final class JobNode implements AutoCloseable {
    * before looking again (zero: at once).
    */
   private Duration acquireOnce() {
-    int room = config.concurrency() + config.prefetch() - held.get();
+    int room = config.concurrency() + config.prefetch() - slots.get();
     // Claim when the room fits a batch, so that one claim and one completion serve several jobs,
     // or at once when a running slot idles with nothing held for it. Counted, not read off the
     // semaphore: a permit just released reads free until the held job waiting for it takes it.
     int runningNow = running.get();
-    boolean idleSlot = runningNow < config.concurrency() && held.get() <= runningNow;
+    boolean idleSlot = runningNow < config.concurrency() && slots.get() <= runningNow;
     boolean claiming = keeper.held() && room > 0 && (room >= config.claimBatch() || idleSlot);
     Duration ackIn = Duration.ZERO;
     int finished = outcomeCount.get();
@@ -444,18 +452,68 @@ public final class JobNode implements AutoCloseable {
     return attempt.jobs().size() == asked ? Duration.ZERO : untilNextDue();
   }
 
+  /**
+   * Starts the claimed jobs: each without an exclusive key on a virtual thread of its own, the jobs
+   * of one key on one virtual thread that runs them one after another in due order.
+   */
   private void start(List<ClaimedJob> claimed) {
     metrics.acquired.increment(claimed.size());
+    Map<String, List<HeldJobs.Held>> keys = new LinkedHashMap<>();
     for (ClaimedJob job : claimed) {
       held.incrementAndGet();
       HeldJobs.Held one = holding.add(job);
-      try {
-        workers.execute(() -> run(one));
-      } catch (RejectedExecutionException e) {
-        metrics.rejected.increment();
+      if (job.exclusiveKey() == null) {
+        launch(List.of(one));
+      } else {
+        keys.computeIfAbsent(job.exclusiveKey(), k -> new ArrayList<>()).add(one);
+      }
+    }
+    for (List<HeldJobs.Held> chain : keys.values()) {
+      chain.sort(DUE_ORDER);
+      launch(chain);
+    }
+  }
+
+  private static final Comparator<HeldJobs.Held> DUE_ORDER =
+      Comparator.<HeldJobs.Held, Instant>comparing(h -> h.job.dueAt())
+          .thenComparingLong(h -> h.job.id());
+
+  /** Runs {@code chain} (one job, or the jobs of a key in due order) on a virtual thread. */
+  private void launch(List<HeldJobs.Held> chain) {
+    slots.incrementAndGet();
+    try {
+      workers.execute(() -> runChain(chain));
+    } catch (RejectedExecutionException e) {
+      metrics.rejected.increment(chain.size());
+      for (HeldJobs.Held one : chain) {
         holding.remove(one);
         held.decrementAndGet();
-        offer(new Outcome.Released(job));
+        offer(new Outcome.Released(one.job));
+      }
+      slots.decrementAndGet();
+    }
+  }
+
+  private void runChain(List<HeldJobs.Held> chain) {
+    boolean first = false;
+    try {
+      for (int i = 0; i < chain.size(); i++) {
+        boolean oldest = run(chain.get(i));
+        if (oldest && i < chain.size() - 1) {
+          store.wake(); // the loop sets its timer for this outcome while the key's next runs
+        } else {
+          first |= oldest;
+        }
+      }
+    } finally {
+      // The loop wakes only when this end gives it something to do (a claim's worth of room, an
+      // idle slot, outcomes to write), not once per job: a no-op job would cost a context switch.
+      int nowSlots = slots.decrementAndGet();
+      if (first
+          || nowSlots <= config.concurrency() + config.prefetch() - config.claimBatch()
+          || nowSlots <= running.get()
+          || outcomeCount.get() >= config.claimBatch()) {
+        store.wake();
       }
     }
   }
@@ -481,7 +539,11 @@ public final class JobNode implements AutoCloseable {
             1, Math.round(poll.toMillis() * ThreadLocalRandom.current().nextDouble(0.8, 1.2))));
   }
 
-  private void run(HeldJobs.Held one) {
+  /**
+   * Runs one held job (unless dropped or stopping) and queues its outcome; true when that outcome
+   * is the oldest waiting to be written.
+   */
+  private boolean run(HeldJobs.Held one) {
     ClaimedJob job = one.job;
     one.enter();
     boolean permit = false;
@@ -489,14 +551,14 @@ public final class JobNode implements AutoCloseable {
     try {
       if (one.dropped()) {
         first = offer(new Outcome.Dropped(job));
-        return;
+        return first;
       }
       permits.acquire();
       permit = true;
       running.incrementAndGet();
       if (stopping) {
         first = offer(new Outcome.Released(job));
-        return;
+        return first;
       }
       // A job starts only under the lease held now: a node that was paused past its lease, or
       // registered again since the claim, must not run what another node may run already.
@@ -506,7 +568,7 @@ public final class JobNode implements AutoCloseable {
       if (!holding.start(one)) {
         Thread.interrupted(); // the wake-up of the drop, if it came
         first = offer(new Outcome.Dropped(job));
-        return;
+        return first;
       }
       Duration late = Duration.between(job.dueAt(), clock.instant());
       metrics.startLatency.record(late.isNegative() ? Duration.ZERO : late);
@@ -516,7 +578,7 @@ public final class JobNode implements AutoCloseable {
       } catch (RuntimeException e) {
         metrics.unreadable.increment();
         first = offer(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
-        return;
+        return first;
       }
       JobContext context =
           new JobContext(
@@ -526,6 +588,7 @@ public final class JobNode implements AutoCloseable {
               job.attempt(),
               job.retriesLeft(),
               job.dueAt(),
+              job.exclusiveKey(),
               config.nodeId(),
               transaction -> store.complete(transaction, job.lease(), job.id()),
               () -> keeper.holds(job.lease()));
@@ -543,16 +606,9 @@ public final class JobNode implements AutoCloseable {
         running.decrementAndGet();
         permits.release();
       }
-      // The loop wakes only when this end gives it something to do (a claim's worth of room, an
-      // idle slot, outcomes to write), not once per job: a no-op job would cost a context switch.
-      int nowHeld = held.decrementAndGet();
-      if (first
-          || nowHeld <= config.concurrency() + config.prefetch() - config.claimBatch()
-          || nowHeld <= running.get()
-          || outcomeCount.get() >= config.claimBatch()) {
-        store.wake();
-      }
+      held.decrementAndGet();
     }
+    return first;
   }
 
   private static String describe(Throwable e) {

@@ -19,7 +19,7 @@ final class JobSql {
 
   static final String INSERT =
       "INSERT INTO sluice_job (type, priority, due_at, sort_key, state, retries_left, attempts,"
-          + " unique_key, created_at) VALUES (?, ?, ?, ?, 0, ?, 0, ?, ?)"
+          + " unique_key, created_at, exclusive_key) VALUES (?, ?, ?, ?, 0, ?, 0, ?, ?, ?)"
           + " ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING RETURNING id";
 
   static final String BY_KEY = "SELECT id FROM sluice_job WHERE unique_key = ?";
@@ -61,8 +61,19 @@ final class JobSql {
 
   static final String SELECT_JOB =
       "SELECT j.id, j.type, j.priority, j.due_at, j.state, j.owner, j.epoch, j.retries_left,"
-          + " j.attempts, j.unique_key, j.created_at, e.error"
+          + " j.attempts, j.unique_key, j.created_at, e.error, j.exclusive_key"
           + " FROM sluice_job j LEFT JOIN sluice_job_error e ON e.id = j.id";
+
+  /**
+   * How many jobs of a type run without an exclusive key: a job of that type with a key could not
+   * be held back by them. Parameter: type.
+   */
+  static final String RUNNING_UNKEYED =
+      "SELECT COUNT(*) FROM sluice_job WHERE state = 1 AND type = ? AND exclusive_key IS NULL";
+
+  /** What the claims return of each job, first in every row they make. */
+  private static final String CLAIMED =
+      " RETURNING id, type, priority, due_at, sort_key, retries_left, attempts, exclusive_key";
 
   static final String WAITING_BY_TYPE =
       "SELECT type, COUNT(*) FROM sluice_job WHERE state = 0 GROUP BY type";
@@ -150,13 +161,86 @@ final class JobSql {
         + (writableWith ? " WHERE id = ANY (ARRAY(" : " WHERE id IN (")
         + "SELECT id FROM sluice_job WHERE state = 0 AND due_at <= ? AND type IN ("
         + placeholders(types)
-        + ") AND EXISTS (SELECT 1 FROM sluice_job_node WHERE node = ? AND epoch = ?"
-        + " AND lease_expires > "
+        + ") AND exclusive_key IS NULL AND EXISTS (SELECT 1 FROM sluice_job_node WHERE node = ?"
+        + " AND epoch = ? AND lease_expires > "
         + now
         + ") ORDER BY sort_key LIMIT ?"
         + skipLocked
         + (writableWith ? "))" : ")")
-        + " RETURNING id, type, priority, due_at, sort_key, retries_left, attempts";
+        + CLAIMED;
+  }
+
+  /**
+   * No other job of the key of {@code job} (an alias) is claimed, but for those of a list this
+   * lease completes in the same commit. Parameters: node, epoch, ids.
+   */
+  private String keyFree(String job) {
+    return " AND NOT EXISTS (SELECT 1 FROM sluice_job r WHERE r.exclusive_key = "
+        + job
+        + ".exclusive_key AND r.state = 1 AND NOT (r.owner = ? AND r.epoch = ? AND r.id"
+        + inIds
+        + "))";
+  }
+
+  /**
+   * The exclusive keys a claim may take: those of the first due keyed jobs in claim order (at most
+   * a window of them) with no job claimed; on PostgreSQL only those this transaction could lock (a
+   * transaction-scoped advisory lock on the key's hash, which another node claiming at the same
+   * time holds until it commits), so that two nodes never decide for one key at once. Parameters:
+   * now, each type, node, epoch, ids (completed in this commit), window.
+   */
+  String keysToClaim(int types) {
+    String keys =
+        "SELECT DISTINCT exclusive_key AS k FROM (SELECT exclusive_key FROM sluice_job c WHERE"
+            + " state = 0 AND exclusive_key IS NOT NULL AND due_at <= ? AND type IN ("
+            + placeholders(types)
+            + ")"
+            + keyFree("c")
+            + " ORDER BY sort_key LIMIT ?) w";
+    // The lock is taken in the outer query, on distinct keys, after the window: a volatile
+    // function is not pushed down into the subquery.
+    return writableWith
+        ? "SELECT k FROM ("
+            + keys
+            + ") keys WHERE pg_try_advisory_xact_lock("
+            + KEY_LOCKS
+            + ", hashtext(k))"
+        : keys;
+  }
+
+  /** The first key of the advisory locks on exclusive keys ("SLJK"): apart from other locks. */
+  static final int KEY_LOCKS = 0x534C4A4B;
+
+  /**
+   * Claims the due jobs of {@code keys} keys, in due order, when no other job of the key is
+   * claimed. Run after {@link #keysToClaim} in the same transaction, so on PostgreSQL under its
+   * locks and with a snapshot that sees every claim committed before them. Parameters: node, epoch,
+   * each key, now, each type, node, epoch, ids (completed in this commit), node, epoch (the lease),
+   * max.
+   */
+  String claimKeyed(int keys, int types) {
+    String claim =
+        "UPDATE sluice_job SET state = 1, owner = ?, epoch = ?, attempts = attempts + 1"
+            + " WHERE state = 0 AND id "
+            + (writableWith ? "= ANY (ARRAY(" : "IN (")
+            + "SELECT id FROM sluice_job j WHERE j.exclusive_key IN ("
+            + placeholders(keys)
+            + ") AND j.state = 0 AND j.due_at <= ? AND j.type IN ("
+            + placeholders(types)
+            + ")"
+            + keyFree("j")
+            + " AND EXISTS (SELECT 1 FROM sluice_job_node WHERE node = ? AND epoch = ?"
+            + " AND lease_expires > "
+            + now
+            + ") ORDER BY j.due_at, j.id LIMIT ?"
+            + (writableWith ? "))" : ")")
+            + CLAIMED;
+    return writableWith
+        ? "WITH claimed AS ("
+            + claim
+            + ") SELECT c.*, p.payload FROM claimed c"
+            + " LEFT JOIN sluice_job_payload p ON p.id = c.id"
+        : claim;
   }
 
   /** The payloads of a list of jobs (one parameter). */
@@ -183,8 +267,9 @@ final class JobSql {
         + ", claimed AS ("
         + claimRows(types)
         + ") SELECT c.id, c.type, c.priority, c.due_at, c.sort_key, c.retries_left, c.attempts,"
-        + " p.payload, FALSE AS done FROM claimed c LEFT JOIN sluice_job_payload p ON p.id = c.id"
-        + " UNION ALL SELECT id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, TRUE FROM done";
+        + " c.exclusive_key, p.payload, FALSE AS done FROM claimed c"
+        + " LEFT JOIN sluice_job_payload p ON p.id = c.id"
+        + " UNION ALL SELECT id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, TRUE FROM done";
   }
 
   private String deleteHeld() {
@@ -208,7 +293,7 @@ final class JobSql {
   static String candidates(int types) {
     return "SELECT id, attempts FROM sluice_job WHERE state = 0 AND due_at <= ? AND type IN ("
         + placeholders(types)
-        + ") ORDER BY sort_key LIMIT ?";
+        + ") AND exclusive_key IS NULL ORDER BY sort_key LIMIT ?";
   }
 
   /**
@@ -220,7 +305,8 @@ final class JobSql {
         + " WHERE id = ? AND state = 0 AND attempts = ? AND EXISTS (SELECT 1 FROM sluice_job_node"
         + " WHERE node = ? AND epoch = ? AND lease_expires > "
         + now
-        + ") RETURNING id, type, priority, due_at, sort_key, retries_left, attempts";
+        + ")"
+        + CLAIMED;
   }
 
   /** Deletes the payloads and errors of finished jobs. Parameter: ids. */

@@ -31,6 +31,25 @@ final class ClaimPlans {
     return statement;
   }
 
+  /**
+   * The choice of exclusive keys a claim makes first, with its parameters written in: now after
+   * every job, 'email', node 'a', epoch 1, no completed ids, a window of 8,000.
+   */
+  static String keysToClaim(String type) {
+    boolean postgres = type.equals("postgresql");
+    JobSql sql =
+        JobSql.of(
+            type,
+            postgres ? " FOR UPDATE SKIP LOCKED" : "",
+            postgres ? " = ANY(?::bigint[])" : " IN (SELECT value FROM json_each(?))");
+    String statement = sql.keysToClaim(1);
+    for (String value :
+        new String[] {"1100000", "'email'", "'a'", "1", postgres ? "'{}'" : "'[]'", "8000"}) {
+      statement = statement.replaceFirst("\\?", value);
+    }
+    return statement;
+  }
+
   static List<String> plan(Connection connection, String explain) throws Exception {
     List<String> lines = new ArrayList<>();
     try (Statement statement = connection.createStatement();

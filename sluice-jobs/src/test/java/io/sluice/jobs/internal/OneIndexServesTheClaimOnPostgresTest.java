@@ -2,6 +2,7 @@ package io.sluice.jobs.internal;
 
 import static io.sluice.jobs.internal.ClaimPlans.ROWS;
 import static io.sluice.jobs.internal.ClaimPlans.claim;
+import static io.sluice.jobs.internal.ClaimPlans.keysToClaim;
 import static io.sluice.jobs.internal.ClaimPlans.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,6 +40,15 @@ class OneIndexServesTheClaimOnPostgresTest {
 
       assertThat(plan).anyMatch(line -> line.contains("Index Scan using sluice_job_claim"));
       assertThat(plan).noneMatch(line -> line.contains("Seq Scan on sluice_job "));
+      List<String> keys = plan(connection, "EXPLAIN " + keysToClaim("postgresql"));
+      assertThat(keys)
+          .as("with no keyed job, the choice of keys reads an (empty) index of keyed jobs only")
+          .anyMatch(
+              line ->
+                  line.contains("using sluice_job_keyed_claim on sluice_job c")
+                      || line.contains("using sluice_job_key on sluice_job c"))
+          .noneMatch(line -> line.contains("Seq Scan on sluice_job "))
+          .noneMatch(line -> line.contains("using sluice_job_claim"));
     }
   }
 }

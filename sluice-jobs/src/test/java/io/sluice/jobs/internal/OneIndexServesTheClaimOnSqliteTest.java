@@ -2,6 +2,7 @@ package io.sluice.jobs.internal;
 
 import static io.sluice.jobs.internal.ClaimPlans.ROWS;
 import static io.sluice.jobs.internal.ClaimPlans.claim;
+import static io.sluice.jobs.internal.ClaimPlans.keysToClaim;
 import static io.sluice.jobs.internal.ClaimPlans.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,6 +44,11 @@ class OneIndexServesTheClaimOnSqliteTest {
           .contains("SCAN sluice_job USING COVERING INDEX sluice_job_claim")
           .noneMatch(
               line -> line.startsWith("SCAN sluice_job") && !line.contains("sluice_job_claim"));
+      assertThat(plan(connection, "EXPLAIN QUERY PLAN " + keysToClaim("sqlite")))
+          .as("with no keyed job, the choice of keys reads the empty index of keyed jobs")
+          .anyMatch(line -> line.contains("sluice_job_keyed_claim"))
+          .noneMatch(line -> line.startsWith("SCAN sluice_job") && line.endsWith("sluice_job"))
+          .noneMatch(line -> line.contains("INDEX sluice_job_claim"));
     }
   }
 }

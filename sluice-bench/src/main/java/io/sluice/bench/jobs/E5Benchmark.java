@@ -32,6 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  *     [--configs baseline,48,backoff-50,backoff-70,backoff-90,skip-locked] [--jobs 50000]
  *     [--threads 10] [--prefetch -1] [--runs 1] [--out e5.csv] [--database sluice_e5]
  *     [--schema e5] [--seed 5] [--interval-ms 20] [--warm-up-jobs 2000|250] [--analyze true] [--vacuum-s 0] [--pool-size 4] [--node-jvm-options '...']
+ *     [--keyed-percent 0] [--keys 100]
  * </pre>
  *
  * <p>{@code work} (the published experiment): each job's work is N(80 ms, 25 ms) clipped at 0,
@@ -46,7 +47,9 @@ import java.util.concurrent.locks.LockSupport;
  * over_slept_ideal_pct} compares the makespan with the ideal of the work as it really took.
  *
  * <p>{@code noop}: the same with no work (payload 0), 200,000 jobs by default: jobs per second.
- * {@code --threads} (a list) sets each node's concurrency, {@code --prefetch} its prefetch.
+ * {@code --threads} (a list) sets each node's concurrency, {@code --prefetch} its prefetch. {@code
+ * --keyed-percent P} gives P of every 100 jobs an exclusive key, {@code --keys} of them taken in
+ * turn (the configuration's name in the results says so): what exclusive keys cost.
  *
  * <p>{@code latency}: an idle cluster; one job due now every {@code --interval-ms}, {@code --jobs}
  * of them (500 by default), after as many unmeasured ones as {@code --warm-up-jobs} (the nodes' JIT
@@ -83,6 +86,8 @@ public final class E5Benchmark {
   private final int poolSize;
   private final String jvmOptions;
   private final Path logs;
+  private final int keyedPercent;
+  private final int keys;
 
   private E5Benchmark(CommandLineOptions options, boolean latency) {
     db = new E5Database(options.string("database", "sluice_e5"), options.string("schema", "e5"));
@@ -94,6 +99,15 @@ public final class E5Benchmark {
     vacuumEvery = Duration.ofSeconds(options.integer("vacuum-s", 0));
     poolSize = options.integer("pool-size", 4);
     jvmOptions = options.string("node-jvm-options", "");
+    keyedPercent = options.integer("keyed-percent", 0);
+    keys = options.integer("keys", 100);
+    if (keyedPercent < 0 || keyedPercent > 100 || keys < 1) {
+      throw new IllegalArgumentException(
+          "--keyed-percent is 0 to 100 and --keys at least 1; got "
+              + keyedPercent
+              + " and "
+              + keys);
+    }
     logs = Path.of(System.getProperty("java.io.tmpdir"), "sluice-e5-logs");
   }
 
@@ -188,11 +202,19 @@ public final class E5Benchmark {
   private List<NewJob> workload(int count, boolean noop) {
     Random random = new Random(seed);
     List<NewJob> jobs = new ArrayList<>(count);
+    int keyed = 0;
     for (int i = 0; i < count; i++) {
       int work = noop ? 0 : (int) Math.max(0, Math.round(80 + 25 * random.nextGaussian()));
-      jobs.add(NewJob.of(E5Node.TYPE, work));
+      NewJob job = NewJob.of(E5Node.TYPE, work);
+      // --keyed-percent of every 100 jobs carry an exclusive key, the keys taken in turn.
+      jobs.add(i % 100 < keyedPercent ? job.withExclusiveKey("k" + keyed++ % keys) : job);
     }
     return jobs;
+  }
+
+  /** The configuration's name in the results, with the share of keyed jobs when there are. */
+  private String label(String config) {
+    return keyedPercent == 0 ? config : config + "+keyed" + keyedPercent + "%/" + keys;
   }
 
   /** One work or no-op run: the makespan and what it cost; returns its CSV row. */
@@ -264,7 +286,7 @@ public final class E5Benchmark {
             / (makespan * Runtime.getRuntime().availableProcessors());
     E5Run run =
         new E5Run(
-            config,
+            label(config),
             nodes,
             threads,
             E5NodeConfig.named(config, threads, prefetch).executor("x").prefetch(),

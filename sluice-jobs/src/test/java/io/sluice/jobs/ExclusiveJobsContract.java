@@ -152,7 +152,7 @@ abstract class ExclusiveJobsContract extends JobExecutorFixture {
   @Test
   void nodesClaimingAtOnceNeverHoldOneKeyTogether() throws Exception {
     int nodes = 4;
-    int jobs = 1_500;
+    int jobs = 1_000;
     List<JobStore> stores = new ArrayList<>();
     for (int i = 0; i < nodes; i++) {
       stores.add(i == 0 ? store : otherNode());
@@ -165,8 +165,13 @@ abstract class ExclusiveJobsContract extends JobExecutorFixture {
       Future<?> creating =
           threads.submit(
               () -> {
-                for (int i = 0; i < jobs; i++) {
-                  store.create(keyed("K" + (i % 5), "j" + i, i % 7));
+                // A few jobs a commit, some due before jobs of their key held already.
+                for (int i = 0; i < jobs; i += 4) {
+                  List<NewJob> few = new ArrayList<>();
+                  for (int j = i; j < i + 4; j++) {
+                    few.add(keyed("K" + (j % 5), "j" + j, j % 7));
+                  }
+                  store.createAll(few);
                 }
               });
       List<Future<?>> claiming = new ArrayList<>();
@@ -179,6 +184,7 @@ abstract class ExclusiveJobsContract extends JobExecutorFixture {
                 () -> {
                   List<ClaimedJob> held = List.of();
                   while (done.get() < jobs && violations.isEmpty()) {
+                    long seen = on.changes();
                     // Let go of the keys before the claim completes their jobs, so that a node
                     // claiming them once that commits finds them free.
                     held.forEach(job -> holder.remove(job.exclusiveKey(), node));
@@ -192,9 +198,13 @@ abstract class ExclusiveJobsContract extends JobExecutorFixture {
                       }
                     }
                     done.addAndGet(held.size());
+                    if (held.isEmpty()) {
+                      on.awaitChange(seen, Duration.ofMillis(20)); // nothing free: until a change
+                    }
                   }
                   held.forEach(job -> holder.remove(job.exclusiveKey(), node));
                   on.complete(mine, held.stream().map(ClaimedJob::id).toList());
+                  return null; // a Callable: the wait for a change may be interrupted
                 }));
       }
       creating.get();

@@ -33,4 +33,16 @@ class PostgresJobStoreContractTest extends JobStoreContractTest {
   protected Connection connect() throws Exception {
     return DB.connect();
   }
+
+  @Override
+  protected void refuseJobsOfType(String type) throws Exception {
+    DB.execute(
+        "CREATE OR REPLACE FUNCTION refuse_jobs() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF"
+            + " NEW.type = '"
+            + type
+            + "' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$");
+    DB.execute(
+        "CREATE TRIGGER refuse_jobs BEFORE INSERT ON sluice_job FOR EACH ROW EXECUTE FUNCTION"
+            + " refuse_jobs()");
+  }
 }

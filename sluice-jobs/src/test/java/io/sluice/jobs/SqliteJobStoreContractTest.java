@@ -5,6 +5,7 @@ import io.sluice.core.store.Storage;
 import io.sluice.testkit.JobStoreContractTest;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Clock;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,5 +32,16 @@ class SqliteJobStoreContractTest extends JobStoreContractTest {
   @Override
   protected Connection connect() throws Exception {
     return JobTestStorages.sqliteConnection(dir);
+  }
+
+  @Override
+  protected void refuseJobsOfType(String type) throws Exception {
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "CREATE TRIGGER refuse_jobs BEFORE INSERT ON sluice_job WHEN NEW.type = '"
+              + type
+              + "' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+    }
   }
 }

@@ -13,10 +13,14 @@ import io.sluice.core.store.JobTypeStats;
 import io.sluice.core.store.NewJob;
 import io.sluice.core.store.NodeLease;
 import io.sluice.core.store.Storage;
+import io.sluice.core.store.StoreException;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +64,12 @@ public abstract class JobStoreContractTest extends StorageContract {
 
   /** A new connection to the store's database, for the caller's own transaction. */
   protected abstract Connection connect() throws Exception;
+
+  /**
+   * Makes the database refuse, from now on, to insert a job of {@code type} (a trigger raising an
+   * error), as a broken write would be refused.
+   */
+  protected abstract void refuseJobsOfType(String type) throws Exception;
 
   /** Opens the job store on the new storage. */
   @BeforeEach
@@ -188,6 +198,83 @@ public abstract class JobStoreContractTest extends StorageContract {
     store.complete(a, List.of(first));
     long later = store.create(NewJob.of("email", "later").withUniqueKey("order-7"));
     assertThat(later).isNotEqualTo(first);
+  }
+
+  @Test
+  public void createAllOfNoJobCreatesNothingAndOfOneJobCreatesIt() {
+    assertThat(store.createAll(List.of())).isEmpty();
+    assertThat(store.waitingByType()).isEmpty();
+
+    List<Long> ids = store.createAll(List.of(NewJob.of("email", "only")));
+
+    assertThat(ids).hasSize(1);
+    ClaimedJob job = claimOne(node("node-a"));
+    assertThat(job.id()).isEqualTo(ids.getFirst());
+    assertThat(job.payload().read()).isEqualTo("only");
+  }
+
+  @Test
+  public void aLargeListOfKeyedAndUnkeyedJobsGetsItsIdsInOrderAndCreatesEachKeyOnce() {
+    long existing = store.create(NewJob.of("email", "existing").withUniqueKey("key-0"));
+    // 25,000 jobs, every third keyed: keys key-0 to key-4999, each but key-0 first met in the
+    // list's first 15,000 jobs and again some 15,000 jobs later (past any chunk of a store that
+    // writes the list in parts); key-0 is taken in the table.
+    int count = 25_000;
+    List<NewJob> jobs = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      NewJob job = NewJob.of("email", "job-" + i);
+      jobs.add(i % 3 == 0 ? job.withUniqueKey("key-" + (i / 3) % 5_000) : job);
+    }
+
+    List<Long> ids = store.createAll(jobs);
+
+    assertThat(ids).hasSize(count);
+    Map<String, Long> idOfKey = new HashMap<>(Map.of("key-0", existing));
+    Map<Long, Object> payloadOfId = new HashMap<>(Map.of(existing, "existing"));
+    for (int i = 0; i < count; i++) {
+      String key = jobs.get(i).uniqueKey();
+      Long first = key == null ? null : idOfKey.putIfAbsent(key, ids.get(i));
+      if (first == null) {
+        assertThat(payloadOfId.put(ids.get(i), "job-" + i))
+            .as("job %d's id is its own", i)
+            .isNull();
+      } else {
+        assertThat(ids.get(i)).as("job %d, key %s", i, key).isEqualTo(first);
+      }
+    }
+    assertThat(payloadOfId)
+        .as("the existing job, 16,666 unkeyed and 4,999 keyed jobs")
+        .hasSize(1 + 16_666 + 4_999);
+    Map<Long, Object> claimed = new HashMap<>();
+    store
+        .claim(node("node-a"), EMAILS, count + 1)
+        .forEach(job -> claimed.put(job.id(), job.payload().read()));
+    assertThat(claimed).as("every job created once, with its own payload").isEqualTo(payloadOfId);
+  }
+
+  @Test
+  public void aCreateAllTheDatabaseRefusesCreatesNothingAndLeavesNothingBehind() throws Exception {
+    refuseJobsOfType("refused");
+    List<NewJob> refused =
+        List.of(
+            NewJob.of("email", "before"),
+            NewJob.of("refused", "refused"),
+            NewJob.of("email", "after"));
+
+    assertThatThrownBy(() -> store.createAll(refused)).isInstanceOf(StoreException.class);
+    List<Long> next = store.createAll(List.of(NewJob.of("email", "next")));
+
+    assertThat(store.waitingByType()).containsExactly(Map.entry("email", 1L));
+    ClaimedJob job = claimOne(node("node-a"));
+    assertThat(job.id()).isEqualTo(next.getFirst());
+    assertThat(job.payload().read()).isEqualTo("next");
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("SELECT id FROM sluice_job_payload")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(1)).isEqualTo(job.id());
+      assertThat(rs.next()).as("a payload left by the refused write").isFalse();
+    }
   }
 
   @Test

@@ -20,6 +20,8 @@ import java.util.Locale;
  *     (percent) of the machine that other processes took
  * @param load the 1-minute load average before the run
  * @param vacuumSeconds how often the job tables were vacuumed, 0 for never
+ * @param createSeconds how long the driver's one {@code createAll} of the measured jobs took, up to
+ *     its commit (before T0, so not in the makespan)
  */
 record E5Run(
     String config,
@@ -34,7 +36,8 @@ record E5Run(
     long transactions,
     Cpu cpu,
     String load,
-    long vacuumSeconds) {
+    long vacuumSeconds,
+    double createSeconds) {
 
   /**
    * CPU seconds of the run.
@@ -51,7 +54,7 @@ record E5Run(
           + "statements_per_job,transactions_per_job,db_cpu_s,db_cpu_ms_per_job,attempts,"
           + "jobs_per_s,mode,prefetch,backends_cpu_s,nodes_cpu_s,others_cpu_pct,load1,acquired,"
           + "executed,fenced,lock_failures,statements,transactions,slept_s,sleep_over_pct,"
-          + "over_slept_ideal_pct,vacuum_s";
+          + "over_slept_ideal_pct,vacuum_s,create_s,create_jobs_per_s";
 
   /** The ideal makespan: the work over every execution thread. */
   double ideal() {
@@ -118,7 +121,9 @@ record E5Run(
         format("%.2f", slept()),
         ifWork(sleepOver()),
         ifWork(overSleptIdeal()),
-        Long.toString(vacuumSeconds));
+        Long.toString(vacuumSeconds),
+        format("%.3f", createSeconds),
+        format("%.0f", jobs / createSeconds));
   }
 
   /** The run in one readable line. */
@@ -131,15 +136,17 @@ record E5Run(
                     + " %+.1f%% of the work asked)",
                 makespan, ideal(), overIdeal(), overSleptIdeal(), sleepOver());
     return format(
-        "  %-11s %d node(s) × %d: %,d jobs in %s, %,.0f jobs/s; per job: lock failures %.3f,"
-            + " statements %.3f, transactions %.3f, database CPU %.3f ms; attempts %,d; other"
-            + " processes took %.0f%% of the machine",
+        "  %-11s %d node(s) × %d: %,d jobs in %s, %,.0f jobs/s (created in %.2f s, %,.0f jobs/s);"
+            + " per job: lock failures %.3f, statements %.3f, transactions %.3f, database CPU %.3f"
+            + " ms; attempts %,d; other processes took %.0f%% of the machine",
         config,
         nodes,
         threads,
         jobs,
         time,
         jobs / makespan,
+        createSeconds,
+        jobs / createSeconds,
         perJob(counters.lockFailures()),
         perJob(counters.statements()),
         perJob(transactions),

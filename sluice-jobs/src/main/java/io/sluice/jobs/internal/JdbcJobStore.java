@@ -195,10 +195,97 @@ public final class JdbcJobStore implements JobStore {
     return db.query(what, select, row, values);
   }
 
+  /**
+   * Jobs {@link JobSql#INSERT_MANY} creates in one statement: 10,000 × 8 arrays of small values, a
+   * few hundred kilobytes; larger chunks were no faster (docs/benchmarks.md, E5's creation).
+   */
+  static final int CHUNK = 10_000;
+
+  /**
+   * Creates {@code jobs} with their {@code payloads}; returns their ids in order, the existing
+   * job's for a unique key already taken, in the table or earlier in the list.
+   */
   private List<Long> insertAll(
       Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
       throws SQLException {
     refuseKeysBesideUnkeyedRunning(statements, jobs);
+    return sql.oneStatement()
+        ? insertMany(statements, jobs, payloads, now)
+        : insertEach(statements, jobs, payloads, now);
+  }
+
+  private JobSql.NewRow row(NewJob job, long now) {
+    long due = job.dueAt() == null ? now : job.dueAt().toEpochMilli();
+    return new JobSql.NewRow(job, due, due - job.priority() * aging, now);
+  }
+
+  /**
+   * PostgreSQL: {@link JobSql#INSERT_MANY} per {@link #CHUNK} jobs, one round trip each, instead of
+   * a statement per job (2,700 jobs/s). A key repeated in the list is sent once, so that no
+   * statement holds it twice; its later jobs take the first one's id.
+   */
+  private List<Long> insertMany(
+      Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
+      throws SQLException {
+    Long[] ids = new Long[jobs.size()];
+    Map<String, Integer> firstWithKey = new HashMap<>();
+    int[] sameAs = new int[jobs.size()];
+    List<Integer> sent = new ArrayList<>(jobs.size());
+    for (int i = 0; i < jobs.size(); i++) {
+      String key = jobs.get(i).uniqueKey();
+      Integer first = key == null ? null : firstWithKey.putIfAbsent(key, i);
+      sameAs[i] = first == null ? i : first;
+      if (first == null) {
+        sent.add(i);
+      }
+    }
+    PreparedStatement insert = statements.get(JobSql.INSERT_MANY);
+    Connection connection = insert.getConnection();
+    for (int from = 0; from < sent.size(); from += CHUNK) {
+      List<Integer> chunk = sent.subList(from, Math.min(sent.size(), from + CHUNK));
+      List<JobSql.NewRow> rows = new ArrayList<>(chunk.size());
+      chunk.forEach(i -> rows.add(row(jobs.get(i), now)));
+      int parameter = 1;
+      for (JobSql.Column column : JobSql.NEW_JOB) {
+        Object[] values = new Object[rows.size()];
+        for (int k = 0; k < values.length; k++) {
+          values[k] = column.value().apply(rows.get(k));
+        }
+        insert.setArray(parameter++, connection.createArrayOf(column.type(), values));
+      }
+      byte[][] bytes = new byte[chunk.size()][];
+      for (int k = 0; k < bytes.length; k++) {
+        bytes[k] = payloads.get(chunk.get(k));
+      }
+      insert.setArray(parameter, connection.createArrayOf("bytea", bytes));
+      int k = 0;
+      try (ResultSet rs = rows(insert)) {
+        while (rs.next()) {
+          long id = rs.getLong(1);
+          ids[chunk.get(k++)] = rs.wasNull() ? null : id;
+        }
+      }
+    }
+    for (int i : sent) {
+      if (ids[i] == null) {
+        // Its key was taken by a transaction that committed after the statement began.
+        ids[i] = insertEach(statements, List.of(jobs.get(i)), List.of(payloads.get(i)), now).get(0);
+      }
+    }
+    List<Long> result = new ArrayList<>(jobs.size());
+    for (int i = 0; i < jobs.size(); i++) {
+      result.add(ids[sameAs[i]]);
+    }
+    return result;
+  }
+
+  /**
+   * SQLite, and a single job: {@link JobSql#INSERT} per job (on SQLite a call into a library in the
+   * same process), then the payloads of the new jobs in one batch.
+   */
+  private List<Long> insertEach(
+      Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
+      throws SQLException {
     List<Long> ids = new ArrayList<>(jobs.size());
     // The payloads go in one batch after the jobs: one round trip for all of them on PostgreSQL,
     // where a row each cost one (10,000 jobs made 20,000 round trips).
@@ -206,18 +293,9 @@ public final class JdbcJobStore implements JobStore {
     try {
       for (int i = 0; i < jobs.size(); i++) {
         NewJob job = jobs.get(i);
-        long due = job.dueAt() == null ? now : job.dueAt().toEpochMilli();
+        JobSql.NewRow row = row(job, now);
         PreparedStatement insert = statements.get(JobSql.INSERT);
-        bind(
-            insert,
-            job.type(),
-            job.priority(),
-            due,
-            due - job.priority() * aging,
-            job.maxRetries(),
-            job.uniqueKey(),
-            now,
-            job.exclusiveKey());
+        bind(insert, JobSql.NEW_JOB.stream().map(c -> c.value().apply(row)).toArray());
         Long id = firstLong(insert);
         if (id == null) {
           PreparedStatement byKey = statements.get(JobSql.BY_KEY);

@@ -1,6 +1,10 @@
 package io.sluice.jobs.internal;
 
+import io.sluice.core.store.NewJob;
 import java.util.Collections;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The job store's statements, shared by SQLite and PostgreSQL: what differs is the database clock
@@ -17,10 +21,74 @@ final class JobSql {
   /** State of a job that failed with no retry left. */
   static final int INCIDENT = 2;
 
+  /** What a new job's row is made of: the job, and its due time, sort key and creation time. */
+  record NewRow(NewJob job, long due, long sortKey, long createdAt) {}
+
+  /**
+   * A column that creating a job sets: its name, its PostgreSQL type (the bulk insert sends an
+   * array of it) and its value.
+   */
+  record Column(String name, String type, Function<NewRow, Object> value) {}
+
+  /**
+   * The columns a created job sets, besides {@code state} and {@code attempts} (0 both), in one
+   * place: both inserts are made from this list, so a new column is one line here.
+   */
+  static final List<Column> NEW_JOB =
+      List.of(
+          new Column("type", "text", r -> r.job().type()),
+          new Column("priority", "int4", r -> r.job().priority()),
+          new Column("due_at", "int8", NewRow::due),
+          new Column("sort_key", "int8", NewRow::sortKey),
+          new Column("retries_left", "int4", r -> r.job().maxRetries()),
+          new Column("unique_key", "text", r -> r.job().uniqueKey()),
+          new Column("created_at", "int8", NewRow::createdAt),
+          new Column("exclusive_key", "text", r -> r.job().exclusiveKey()));
+
+  private static final String NEW_JOB_NAMES =
+      NEW_JOB.stream().map(Column::name).collect(Collectors.joining(", "));
+
+  private static final String ON_KEY_CONFLICT =
+      " ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING";
+
+  /** Creates one job; no row when its unique key exists. Parameters: {@link #NEW_JOB}'s values. */
   static final String INSERT =
-      "INSERT INTO sluice_job (type, priority, due_at, sort_key, state, retries_left, attempts,"
-          + " unique_key, created_at, exclusive_key) VALUES (?, ?, ?, ?, 0, ?, 0, ?, ?, ?)"
-          + " ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING RETURNING id";
+      "INSERT INTO sluice_job ("
+          + NEW_JOB_NAMES
+          + ", state, attempts) VALUES ("
+          + placeholders(NEW_JOB.size())
+          + ", 0, 0)"
+          + ON_KEY_CONFLICT
+          + " RETURNING id";
+
+  /**
+   * PostgreSQL: creates many jobs and their payloads in one statement. Parameters: an array per
+   * column of {@link #NEW_JOB}, then the payloads ({@code bytea[]}); no two of them with one unique
+   * key. A row per job, in the arrays' order: its id when created, the existing job's id when its
+   * key was taken before the statement began, null when taken by a transaction that committed since
+   * (the caller then asks again).
+   *
+   * <p>The ids are drawn from the table's sequence before the insert, so each created row is known
+   * by the id its input row drew rather than by the order of {@code RETURNING}, which PostgreSQL
+   * does not promise; the payloads of the created rows go in the same statement.
+   */
+  static final String INSERT_MANY =
+      "WITH input AS MATERIALIZED (SELECT nextval(s.seq) AS id, t.* FROM (SELECT"
+          + " pg_get_serial_sequence('sluice_job', 'id')::regclass AS seq) s, unnest("
+          + NEW_JOB.stream().map(c -> "?::" + c.type() + "[], ").collect(Collectors.joining())
+          + "?::bytea[]) WITH ORDINALITY AS t("
+          + NEW_JOB_NAMES
+          + ", payload, n)), inserted AS (INSERT INTO sluice_job (id, "
+          + NEW_JOB_NAMES
+          + ", state, attempts) SELECT id, "
+          + NEW_JOB_NAMES
+          + ", 0, 0 FROM input"
+          + ON_KEY_CONFLICT
+          + " RETURNING id), payloads AS (INSERT INTO sluice_job_payload (id, payload)"
+          + " SELECT i.id, i.payload FROM input i JOIN inserted USING (id))"
+          + " SELECT CASE WHEN c.id IS NOT NULL THEN c.id ELSE (SELECT j.id FROM sluice_job j"
+          + " WHERE j.unique_key = i.unique_key) END FROM input i LEFT JOIN inserted c ON c.id ="
+          + " i.id ORDER BY i.n";
 
   static final String BY_KEY = "SELECT id FROM sluice_job WHERE unique_key = ?";
 

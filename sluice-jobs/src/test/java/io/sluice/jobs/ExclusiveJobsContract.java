@@ -115,7 +115,7 @@ abstract class ExclusiveJobsContract extends JobExecutorFixture {
 
   @Test
   void aKeyWhoseJobsWereHeldByALapsedLeaseIsClaimedAgainInDueOrder() {
-    NodeLease shortLease = store.register("node-short", Duration.ofMillis(200));
+    NodeLease shortLease = store.register("node-short", Duration.ofSeconds(2));
     store.createAll(List.of(keyed("A", "a1", 3), keyed("A", "a2", 2)));
     assertThat(store.claim(shortLease, ORDER, 10)).hasSize(2);
 

@@ -457,10 +457,10 @@ public final class JdbcJobStore implements JobStore {
     List<Object> parameters = new ArrayList<>();
     parameters.add(now);
     parameters.addAll(types);
+    parameters.add(Math.min(slots, MAX_KEYS_PER_CLAIM) * KEY_WINDOW);
     parameters.add(lease.node());
     parameters.add(lease.epoch());
     parameters.add(doneIds);
-    parameters.add(Math.min(slots, MAX_KEYS_PER_CLAIM) * KEY_WINDOW);
     bind(select, parameters.toArray());
     List<String> keys = new ArrayList<>();
     try (ResultSet rs = rows(select)) {
@@ -505,8 +505,9 @@ public final class JdbcJobStore implements JobStore {
   static final int MAX_KEYS_PER_CLAIM = 500;
 
   /**
-   * How many keyed jobs per key a claim reads to find the keys it may take: the jobs of keys
-   * claimed already are passed over, within this window.
+   * How many keyed jobs per free slot a claim reads, in claim order, to find the keys it may take:
+   * the jobs of keys claimed already count in this window, so a backlog of held keys ahead of the
+   * others in claim order holds those back until it runs down.
    */
   static final int KEY_WINDOW = 16;
 

@@ -239,13 +239,13 @@ final class JobSql {
   }
 
   /**
-   * No other job of the key of {@code job} (an alias) is claimed, but for those of a list this
+   * No job of the exclusive key {@code key} (a column) is claimed, but for those of a list this
    * lease completes in the same commit. Parameters: node, epoch, ids.
    */
-  private String keyFree(String job) {
+  private String keyFree(String key) {
     return " AND NOT EXISTS (SELECT 1 FROM sluice_job r WHERE r.exclusive_key = "
-        + job
-        + ".exclusive_key AND r.state = 1 AND NOT (r.owner = ? AND r.epoch = ? AND r.id"
+        + key
+        + " AND r.state = 1 AND NOT (r.owner = ? AND r.epoch = ? AND r.id"
         + inIds
         + "))";
   }
@@ -255,25 +255,20 @@ final class JobSql {
    * a window of them) with no job claimed; on PostgreSQL only those this transaction could lock (a
    * transaction-scoped advisory lock on the key's hash, which another node claiming at the same
    * time holds until it commits), so that two nodes never decide for one key at once. Parameters:
-   * now, each type, node, epoch, ids (completed in this commit), window.
+   * now, each type, window, node, epoch, ids (completed in this commit).
    */
   String keysToClaim(int types) {
-    String keys =
-        "SELECT DISTINCT exclusive_key AS k FROM (SELECT exclusive_key FROM sluice_job c WHERE"
-            + " state = 0 AND exclusive_key IS NOT NULL AND due_at <= ? AND type IN ("
-            + placeholders(types)
-            + ")"
-            + keyFree("c")
-            + " ORDER BY sort_key LIMIT ?) w";
-    // The lock is taken in the outer query, on distinct keys, after the window: a volatile
-    // function is not pushed down into the subquery.
-    return writableWith
-        ? "SELECT k FROM ("
-            + keys
-            + ") keys WHERE pg_try_advisory_xact_lock("
-            + KEY_LOCKS
-            + ", hashtext(k))"
-        : keys;
+    // The window is taken before the keys are checked, so that a claim reads a bounded number of
+    // rows however many jobs of keys held already wait: checking each row in the scan read the
+    // whole backlog of held keys (2.4 s a claim with 94,000 of them waiting).
+    return "SELECT k FROM (SELECT DISTINCT exclusive_key AS k FROM (SELECT exclusive_key FROM"
+        + " sluice_job WHERE state = 0 AND exclusive_key IS NOT NULL AND due_at <= ? AND type IN ("
+        + placeholders(types)
+        + ") ORDER BY sort_key LIMIT ?) w) keys WHERE TRUE"
+        + keyFree("keys.k")
+        // A volatile function is not pushed down into the subquery: the locks are tried on the
+        // distinct keys of the window, after the check.
+        + (writableWith ? " AND pg_try_advisory_xact_lock(" + KEY_LOCKS + ", hashtext(k))" : "");
   }
 
   /** The first key of the advisory locks on exclusive keys ("SLJK"): apart from other locks. */
@@ -296,7 +291,7 @@ final class JobSql {
             + ") AND j.state = 0 AND j.due_at <= ? AND j.type IN ("
             + placeholders(types)
             + ")"
-            + keyFree("j")
+            + keyFree("j.exclusive_key")
             + " AND EXISTS (SELECT 1 FROM sluice_job_node WHERE node = ? AND epoch = ?"
             + " AND lease_expires > "
             + now

@@ -44,7 +44,7 @@ final class ClaimPlans {
             postgres ? " = ANY(?::bigint[])" : " IN (SELECT value FROM json_each(?))");
     String statement = sql.keysToClaim(1);
     for (String value :
-        new String[] {"1100000", "'email'", "'a'", "1", postgres ? "'{}'" : "'[]'", "8000"}) {
+        new String[] {"1100000", "'email'", "8000", "'a'", "1", postgres ? "'{}'" : "'[]'"}) {
       statement = statement.replaceFirst("\\?", value);
     }
     return statement;

@@ -43,10 +43,7 @@ class OneIndexServesTheClaimOnPostgresTest {
       List<String> keys = plan(connection, "EXPLAIN " + keysToClaim("postgresql"));
       assertThat(keys)
           .as("with no keyed job, the choice of keys reads an (empty) index of keyed jobs only")
-          .anyMatch(
-              line ->
-                  line.contains("using sluice_job_keyed_claim on sluice_job c")
-                      || line.contains("using sluice_job_key on sluice_job c"))
+          .anyMatch(line -> line.contains("using sluice_job_keyed_claim on sluice_job"))
           .noneMatch(line -> line.contains("Seq Scan on sluice_job "))
           .noneMatch(line -> line.contains("using sluice_job_claim"));
     }

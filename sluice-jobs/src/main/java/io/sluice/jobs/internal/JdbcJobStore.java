@@ -448,19 +448,14 @@ public final class JdbcJobStore implements JobStore {
       NodeLease lease,
       List<String> types,
       int slots,
-      Collection<Long> done,
       Map<Long, byte[]> payloads)
       throws SQLException {
     long now = clock.millis();
-    String doneIds = db.ids(done);
     PreparedStatement select = tx.prepare(sql.keysToClaim(types.size()));
     List<Object> parameters = new ArrayList<>();
     parameters.add(now);
     parameters.addAll(types);
     parameters.add(Math.min(slots, MAX_KEYS_PER_CLAIM) * KEY_WINDOW);
-    parameters.add(lease.node());
-    parameters.add(lease.epoch());
-    parameters.add(doneIds);
     bind(select, parameters.toArray());
     List<String> keys = new ArrayList<>();
     try (ResultSet rs = rows(select)) {
@@ -479,10 +474,6 @@ public final class JdbcJobStore implements JobStore {
     parameters.addAll(types);
     parameters.add(lease.node());
     parameters.add(lease.epoch());
-    parameters.add(doneIds);
-    parameters.add(lease.node());
-    parameters.add(lease.epoch());
-    parameters.add(keys.size() * KEYED_JOBS_PER_KEY);
     PreparedStatement claim = tx.prepare(sql.claimKeyed(keys.size(), types.size()));
     bind(claim, parameters.toArray());
     List<Row> claimed = new ArrayList<>();
@@ -501,6 +492,19 @@ public final class JdbcJobStore implements JobStore {
     return claimed;
   }
 
+  /** Whether a keyed job of these types is due at {@code now}. */
+  private boolean keyedDue(JdbcAccess.Transaction tx, List<String> types, long now)
+      throws SQLException {
+    PreparedStatement due = tx.prepare(JobSql.keyedDue(types.size()));
+    List<Object> parameters = new ArrayList<>();
+    parameters.add(now);
+    parameters.addAll(types);
+    bind(due, parameters.toArray());
+    try (ResultSet rs = rows(due)) {
+      return rs.next();
+    }
+  }
+
   /** The most exclusive keys one claim takes. */
   static final int MAX_KEYS_PER_CLAIM = 500;
 
@@ -510,9 +514,6 @@ public final class JdbcJobStore implements JobStore {
    * others in claim order holds those back until it runs down.
    */
   static final int KEY_WINDOW = 16;
-
-  /** The most jobs per key (on average) one claim takes: a key's due jobs, together. */
-  static final int KEYED_JOBS_PER_KEY = 64;
 
   /** How many slots keyed rows take: one per key, its jobs running one after another. */
   private static int keySlots(List<Row> rows) {
@@ -534,7 +535,6 @@ public final class JdbcJobStore implements JobStore {
     long now = clock.millis();
     // On PostgreSQL the completion rides in the claim's statement; elsewhere it runs before it in
     // the same transaction.
-    boolean together = !done.isEmpty() && sql.oneStatement();
     Map<Long, byte[]> payloads = new HashMap<>();
     Set<Long> completed = new LinkedHashSet<>();
     List<Row> rows =
@@ -545,11 +545,18 @@ public final class JdbcJobStore implements JobStore {
             tx -> {
               payloads.clear();
               completed.clear();
-              List<Row> claimed =
-                  new ArrayList<>(claimKeyed(tx, lease, sorted, max, done, payloads));
+              // The finished jobs are completed first when keyed jobs are due, so that the keys
+              // they held are free to take in this claim; else, on PostgreSQL, in the statement
+              // of the claim of jobs without a key.
+              boolean together =
+                  !done.isEmpty() && sql.oneStatement() && !keyedDue(tx, sorted, now);
+              if (!done.isEmpty() && !together) {
+                completed.addAll(deleteHeld(tx::prepare, done, lease));
+              }
+              List<Row> claimed = new ArrayList<>(claimKeyed(tx, lease, sorted, max, payloads));
               int slots = max - keySlots(claimed);
               if (slots == 0) {
-                if (!done.isEmpty()) {
+                if (together) {
                   completed.addAll(deleteHeld(tx::prepare, done, lease));
                 }
                 return claimed;
@@ -559,8 +566,6 @@ public final class JdbcJobStore implements JobStore {
                 parameters.add(db.ids(done));
                 parameters.add(lease.node());
                 parameters.add(lease.epoch());
-              } else if (!done.isEmpty()) {
-                completed.addAll(deleteHeld(tx::prepare, done, lease));
               }
               PreparedStatement claim =
                   tx.prepare(
@@ -641,8 +646,7 @@ public final class JdbcJobStore implements JobStore {
               readPayloads(tx, claimed, payloads);
               if (claimed.size() < max) {
                 // Exclusive keys are decided under their locks, not optimistically.
-                claimed.addAll(
-                    claimKeyed(tx, lease, sorted, max - claimed.size(), List.of(), payloads));
+                claimed.addAll(claimKeyed(tx, lease, sorted, max - claimed.size(), payloads));
               }
               return claimed;
             });
@@ -882,10 +886,12 @@ public final class JdbcJobStore implements JobStore {
     }
     List<Object> parameters = new ArrayList<>();
     long until = horizon.toEpochMilli();
-    parameters.add(until);
-    parameters.add(clock.millis());
-    parameters.add(until);
-    parameters.addAll(new TreeSet<>(types));
+    for (int i = 0; i < 2; i++) { // the jobs without a key, then the keyed ones
+      parameters.add(until);
+      parameters.add(clock.millis());
+      parameters.add(until);
+      parameters.addAll(new TreeSet<>(types));
+    }
     List<Long> due =
         select(
             "find the next due job",

@@ -239,15 +239,14 @@ final class JobSql {
   }
 
   /**
-   * No job of the exclusive key {@code key} (a column) is claimed, but for those of a list this
-   * lease completes in the same commit. Parameters: node, epoch, ids.
+   * No job of the exclusive key {@code key} (a column) is claimed. (The jobs a claim completes are
+   * deleted before, in its transaction: excepting them here by a list of ids compared each running
+   * row with the whole list, 3 s a claim with 6,400 jobs running.)
    */
-  private String keyFree(String key) {
+  private static String keyFree(String key) {
     return " AND NOT EXISTS (SELECT 1 FROM sluice_job r WHERE r.exclusive_key = "
         + key
-        + " AND r.state = 1 AND NOT (r.owner = ? AND r.epoch = ? AND r.id"
-        + inIds
-        + "))";
+        + " AND r.state = 1)";
   }
 
   /**
@@ -255,7 +254,7 @@ final class JobSql {
    * a window of them) with no job claimed; on PostgreSQL only those this transaction could lock (a
    * transaction-scoped advisory lock on the key's hash, which another node claiming at the same
    * time holds until it commits), so that two nodes never decide for one key at once. Parameters:
-   * now, each type, window, node, epoch, ids (completed in this commit).
+   * now, each type, window.
    */
   String keysToClaim(int types) {
     // The window is taken before the keys are checked, so that a claim reads a bounded number of
@@ -271,32 +270,65 @@ final class JobSql {
         + (writableWith ? " AND pg_try_advisory_xact_lock(" + KEY_LOCKS + ", hashtext(k))" : "");
   }
 
+  /**
+   * Whether a keyed job is due: the claim then completes its finished jobs first, so that their
+   * keys are free to take. Parameters: now, each type.
+   */
+  static String keyedDue(int types) {
+    return "SELECT 1 FROM sluice_job WHERE state = 0 AND exclusive_key IS NOT NULL AND due_at <= ?"
+        + " AND type IN ("
+        + placeholders(types)
+        + ") LIMIT 1";
+  }
+
   /** The first key of the advisory locks on exclusive keys ("SLJK"): apart from other locks. */
   static final int KEY_LOCKS = 0x534C4A4B;
 
+  /** The most jobs of one exclusive key one claim takes: a key's due jobs, together. */
+  static final int JOBS_PER_KEY = 64;
+
   /**
-   * Claims the due jobs of {@code keys} keys, in due order, when no other job of the key is
-   * claimed. Run after {@link #keysToClaim} in the same transaction, so on PostgreSQL under its
-   * locks and with a snapshot that sees every claim committed before them. Parameters: node, epoch,
-   * each key, now, each type, node, epoch, ids (completed in this commit), node, epoch (the lease),
-   * max.
+   * Claims the due jobs of {@code keys} keys, up to {@link #JOBS_PER_KEY} each in due order, for
+   * each key no job of which is claimed. Run after {@link #keysToClaim} in the same transaction, so
+   * on PostgreSQL under its locks and with a snapshot that sees every claim committed before them.
+   * The check is made once a key, and a key's jobs are read from the key's index up to the limit
+   * (PostgreSQL: a lateral subquery per key; SQLite: numbered by a window): checking and sorting
+   * every waiting job of the keys made a claim cost 0.3 ms of database CPU per job. Parameters:
+   * node, epoch, each key, now, each type, node, epoch, ids (completed in this commit), node, epoch
+   * (the lease).
    */
   String claimKeyed(int keys, int types) {
-    String claim =
-        "UPDATE sluice_job SET state = 1, owner = ?, epoch = ?, attempts = attempts + 1"
-            + " WHERE state = 0 AND id "
-            + (writableWith ? "= ANY (ARRAY(" : "IN (")
-            + "SELECT id FROM sluice_job j WHERE j.exclusive_key IN ("
-            + placeholders(keys)
-            + ") AND j.state = 0 AND j.due_at <= ? AND j.type IN ("
-            + placeholders(types)
-            + ")"
-            + keyFree("j.exclusive_key")
+    String values = " (VALUES " + String.join(", ", Collections.nCopies(keys, "(?)")) + ") AS v";
+    String due = " j.state = 0 AND j.due_at <= ? AND j.type IN (" + placeholders(types) + ")";
+    String free =
+        keyFree("v.column1")
             + " AND EXISTS (SELECT 1 FROM sluice_job_node WHERE node = ? AND epoch = ?"
             + " AND lease_expires > "
             + now
-            + ") ORDER BY j.due_at, j.id LIMIT ?"
-            + (writableWith ? "))" : ")")
+            + ")";
+    String ids =
+        writableWith
+            ? "SELECT x.id FROM"
+                + values
+                + " CROSS JOIN LATERAL (SELECT j.id FROM sluice_job j WHERE j.exclusive_key ="
+                + " v.column1 AND"
+                + due
+                + " ORDER BY j.due_at, j.id LIMIT "
+                + JOBS_PER_KEY
+                + ") x WHERE TRUE"
+                + free
+            : "SELECT id FROM (SELECT j.id, ROW_NUMBER() OVER (PARTITION BY j.exclusive_key"
+                + " ORDER BY j.due_at, j.id) AS n FROM"
+                + values
+                + " JOIN sluice_job j ON j.exclusive_key = v.column1 WHERE"
+                + due
+                + free
+                + ") WHERE n <= "
+                + JOBS_PER_KEY;
+    String claim =
+        "UPDATE sluice_job SET state = 1, owner = ?, epoch = ?, attempts = attempts + 1"
+            + " WHERE state = 0 AND id "
+            + (writableWith ? "= ANY (ARRAY(" + ids + "))" : "IN (" + ids + ")")
             + CLAIMED;
     return writableWith
         ? "WITH claimed AS ("
@@ -404,11 +436,16 @@ final class JobSql {
         + ") RETURNING id";
   }
 
-  /** The next due time. Parameters: horizon, now, horizon, each type. */
+  /**
+   * The next due time, of the jobs without a key and of the keyed ones apart, so that each reads
+   * its own index. Parameters: horizon, now, horizon, each type, twice.
+   */
   static String nextDue(int types) {
-    return "SELECT MIN(due_at) FROM sluice_job WHERE state = 0 AND sort_key < ? AND due_at > ?"
-        + " AND due_at < ? AND type IN ("
-        + placeholders(types)
-        + ")";
+    String next =
+        "SELECT MIN(due_at) AS due FROM sluice_job WHERE state = 0 AND sort_key < ? AND due_at > ?"
+            + " AND due_at < ? AND type IN ("
+            + placeholders(types)
+            + ") AND exclusive_key IS ";
+    return "SELECT MIN(due) FROM (" + next + "NULL UNION ALL " + next + "NOT NULL) n";
   }
 }

@@ -33,7 +33,7 @@ final class ClaimPlans {
 
   /**
    * The choice of exclusive keys a claim makes first, with its parameters written in: now after
-   * every job, 'email', node 'a', epoch 1, no completed ids, a window of 8,000.
+   * every job, 'email', a window of 8,000.
    */
   static String keysToClaim(String type) {
     boolean postgres = type.equals("postgresql");
@@ -43,8 +43,7 @@ final class ClaimPlans {
             postgres ? " FOR UPDATE SKIP LOCKED" : "",
             postgres ? " = ANY(?::bigint[])" : " IN (SELECT value FROM json_each(?))");
     String statement = sql.keysToClaim(1);
-    for (String value :
-        new String[] {"1100000", "'email'", "8000", "'a'", "1", postgres ? "'{}'" : "'[]'"}) {
+    for (String value : new String[] {"1100000", "'email'", "8000"}) {
       statement = statement.replaceFirst("\\?", value);
     }
     return statement;

@@ -197,7 +197,8 @@ public final class JdbcJobStore implements JobStore {
 
   /**
    * Jobs {@link JobSql#INSERT_MANY} creates in one statement: 10,000 × 8 arrays of small values, a
-   * few hundred kilobytes; larger chunks were no faster (docs/benchmarks.md, E5's creation).
+   * few hundred kilobytes. The server's time per job was about the same at 1,000, 10,000 and 50,000
+   * per statement (docs/benchmarks.md, "Creating jobs in bulk"); a chunk bounds the memory of one.
    */
   static final int CHUNK = 10_000;
 

@@ -6,7 +6,7 @@ into their median. "others' CPU" is the share of the 2 cores that processes outs
 (other sessions' builds and tests on a shared machine): a row with much of it is noisy.
 
     python3 sluice-bench/e5-tables.py work docs/e5.csv             # every run, and two pivots
-    python3 sluice-bench/e5-tables.py noop docs/e5-noop.csv        # jobs per second
+    python3 sluice-bench/e5-tables.py noop docs/e5-noop.csv        # jobs per second, and created
     python3 sluice-bench/e5-tables.py latency docs/e5-latency.csv  # due-to-start percentiles
     python3 sluice-bench/e5-tables.py chart docs/e5.csv docs/e5.svg
 
@@ -127,9 +127,13 @@ def pivot(rows, column, title, fmt):
 
 def noop(path):
     rows = read(path, ["config", "nodes", "threads", "jobs", "prefetch"])
-    print("| config | nodes × threads | prefetch | jobs | jobs/s | goal | statements/job | "
-          "transactions/job | db CPU ms/job | nodes' CPU s | others' CPU | runs |")
-    print("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    # CSVs written since the creation was timed have its rate; older ones show no such column.
+    created = all("create_jobs_per_s" in r for r in rows.values())
+    print("| config | nodes × threads | prefetch | jobs | jobs/s | goal | "
+          + ("created jobs/s | " if created else "")
+          + "statements/job | transactions/job | db CPU ms/job | nodes' CPU s | others' CPU | runs |")
+    print("| --- | --- | ---: | ---: | ---: | --- | " + ("---: | " if created else "")
+          + "---: | ---: | ---: | ---: | ---: | ---: |")
     for key in sorted(rows, key=order):
         r = rows[key]
         n = int(r["nodes"])
@@ -138,7 +142,8 @@ def noop(path):
             f"≥ {goal:,}: {'met' if r['jobs_per_s'] >= goal else 'missed'}")
         print(f"| {LABELS.get(r['config'], r['config'])} | {n} × {r['threads']} | "
               f"{r['prefetch']} | {int(r['jobs']):,} | {r['jobs_per_s']:,.0f} | {verdict} | "
-              f"{r['statements_per_job']:.3f} | {r['transactions_per_job']:.3f} | "
+              + (f"{r['create_jobs_per_s']:,.0f} | " if created else "")
+              + f"{r['statements_per_job']:.3f} | {r['transactions_per_job']:.3f} | "
               f"{r['db_cpu_ms_per_job']:.3f} | {r['nodes_cpu_s']:.1f} | "
               f"{r['others_cpu_pct']:.0f}% | {r['runs']} |")
 

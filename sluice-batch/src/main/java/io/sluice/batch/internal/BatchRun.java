@@ -96,11 +96,13 @@ public final class BatchRun {
   private final AtomicLong stopPolled = new AtomicLong(System.nanoTime());
   private final String onComplete;
   private final UnreadableBlocks unreadable;
+  private OutputWriter<Flight> output;
 
   /** A block in flight, and whether it holds one of the places ({@link #slots}). */
   private static final class Flight {
     BlockStore.Block block;
     boolean holdsSlot = true;
+    boolean written;
 
     Flight(BlockStore.Block block) {
       this.block = block;
@@ -261,6 +263,15 @@ public final class BatchRun {
       failed.set(at.failed());
       loaded.set(at.loaded());
       processed.set(at.processed());
+      if (job.output() != null) {
+        output =
+            OutputWriter.open(
+                job.output(),
+                store,
+                instance,
+                new Written(),
+                "sluice-batch-" + job.name() + "-" + instance + "-output");
+      }
       resumeBlocks();
       if (!at.inputDone()) {
         load(at.inputPosition());
@@ -274,12 +285,48 @@ public final class BatchRun {
       maybeFinish();
       inFlight.arriveAndAwaitAdvance();
       movers.shutdown();
+      closeOutput();
       BatchResult result = finish(Duration.ofNanos(System.nanoTime() - started));
       onComplete(result);
       return result;
     } finally {
       movers.shutdown();
+      closeOutput();
       application.stop();
+    }
+  }
+
+  /** Stops the output's writer and cuts its file back to what the commits count. */
+  private void closeOutput() {
+    if (output != null) {
+      output.close();
+      output = null;
+    }
+  }
+
+  /** What the output does with a run's blocks: counts the written ones, lets the others go. */
+  private final class Written implements OutputWriter.Done<Flight> {
+    @Override
+    public void written(Flight flight, BlockStore.Written block) {
+      failed.addAndGet(block.newlyFailed());
+      failedMeter.increment(block.newlyFailed());
+      int records = block.records().size();
+      processed.addAndGet(records);
+      processedThisRun.addAndGet(records);
+      processedMeter.increment(records);
+      flight.written = true;
+      leave(flight);
+    }
+
+    @Override
+    public void unwritten(Flight flight) {
+      leave(flight);
+    }
+
+    @Override
+    public void failed(String why) {
+      error.compareAndSet(null, why);
+      stopping = true;
     }
   }
 
@@ -426,6 +473,9 @@ public final class BatchRun {
     }
     inFlight.register();
     active.incrementAndGet();
+    if (output != null) {
+      output.expect(block.number());
+    }
     Flight flight = new Flight(block);
     // On a mover, not here: a CPU-light step runs on the thread that sends to it, and the loader
     // should be reading the next blocks meanwhile.
@@ -556,6 +606,10 @@ public final class BatchRun {
   private void commit(Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
     BlockStore.Block block = flight.block;
     boolean last = block.step() == job.steps().size() - 1;
+    if (last && output != null) {
+      toOutput(flight, after, counts, newlyFailed);
+      return;
+    }
     if (store.advance(instance, block.number(), block.step(), last, after, counts, newlyFailed)) {
       failed.addAndGet(newlyFailed);
       failedMeter.increment(newlyFailed);
@@ -571,6 +625,42 @@ public final class BatchRun {
       flight.block = new BlockStore.Block(instance, block.number(), block.step() + 1, after);
       runStep(flight);
     }
+  }
+
+  /**
+   * Hands a block through its last step to the output: the lines of its successful records, made
+   * here (a record that cannot be made a line fails at {@link BatchRecord#OUTPUT}); the output
+   * writes them in block order and commits the block, or gives it back unwritten.
+   */
+  private void toOutput(
+      Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
+    StringBuilder lines = new StringBuilder(after.size() * 64);
+    List<BatchRecord> records = after;
+    long unwritable = 0;
+    for (int i = 0; i < after.size(); i++) {
+      BatchRecord record = after.get(i);
+      if (record.failed()) {
+        continue;
+      }
+      try {
+        lines.append(job.output().line(record.payload()));
+      } catch (RuntimeException e) {
+        if (records == after) {
+          records = new ArrayList<>(after);
+        }
+        BatchRecord failedRecord =
+            record.failedAt(BatchRecord.OUTPUT, "the output cannot write it: " + describe(e));
+        records.set(i, failedRecord);
+        unwritable++;
+        sample(failedRecord);
+      }
+    }
+    BlockStore.Block block = flight.block;
+    output.offer(
+        flight,
+        new BlockStore.Written(
+            block.number(), block.step(), records, counts, newlyFailed + unwritable),
+        lines.toString());
   }
 
   /**
@@ -714,6 +804,10 @@ public final class BatchRun {
   }
 
   private void abandon(Flight flight) {
+    if (output != null && !flight.written) {
+      // It leaves without its lines: the output writes nothing after it in this run.
+      output.gone(flight.block.number());
+    }
     if (flight.holdsSlot) {
       flight.holdsSlot = false;
       slots.release();

@@ -75,12 +75,15 @@ class ACsvOutputHoldsEachRecordOnceInInputOrderTest {
     assertThat(result.failed()).isEqualTo(OrdersCsv.failures(2_000));
     assertThat(result.successful()).isEqualTo(2_000 - OrdersCsv.failures(2_000));
     assertThat(lines()).containsExactlyElementsOf(OrdersCsv.expected(2_000));
+    // Samples come in the order blocks finish: any of those the output failed says why.
     assertThat(result.failures())
         .filteredOn(r -> r.failedAt().equals(BatchRecord.OUTPUT))
-        .first()
-        .satisfies(
+        .isNotEmpty()
+        .allSatisfy(
             r -> {
-              assertThat(r.position()).as("line 102 holds id 101").isEqualTo(102);
+              assertThat((r.position() - 1) % 101)
+                  .as("line %d holds an id of 101 n", r.position())
+                  .isZero();
               assertThat(r.error())
                   .isEqualTo(
                       "the output cannot write it: IllegalArgumentException: the payload has no"
@@ -108,7 +111,9 @@ class ACsvOutputHoldsEachRecordOnceInInputOrderTest {
     assertThat(stopped.state()).isEqualTo(BatchState.STOPPED);
     List<String> expected = OrdersCsv.expected(3_000);
     List<String> written = lines();
-    assertThat(written.size()).as("a part was written").isBetween(2, expected.size() - 1);
+    assertThat(written.size())
+        .as("the header and at most a part of the lines: %s", stopped)
+        .isBetween(1, expected.size() - 1);
     assertThat(written)
         .as("what a stopped run leaves is the start of the output, in order")
         .containsExactlyElementsOf(expected.subList(0, written.size()));

@@ -310,7 +310,7 @@ public final class BatchRun {
     public void written(Flight flight, BlockStore.Written block) {
       failed.addAndGet(block.newlyFailed());
       failedMeter.increment(block.newlyFailed());
-      int records = block.records().size();
+      int records = block.records();
       processed.addAndGet(records);
       processedThisRun.addAndGet(records);
       processedMeter.increment(records);
@@ -380,59 +380,73 @@ public final class BatchRun {
 
   private void load(long position) {
     int perCommit = Math.max(1, Math.min(16, RECORDS_PER_LOAD / job.blockSize()));
-    if (job.input() instanceof SourceInput source) {
+    SourceInput source = job.input() instanceof SourceInput s ? s : null;
+    if (source != null) {
       source.bind(application.context("batch." + job.name() + ".input"));
     }
     try (var reader = job.input().open(position)) {
       long next = position;
       boolean end = false;
-      while (!end && mayDispatch()) {
-        List<BlockStore.Loaded> group = new ArrayList<>(perCommit);
-        while (group.size() < perCommit) {
-          List<BatchRecord> records = new ArrayList<>(job.blockSize());
-          long unreadable = 0;
-          for (BatchRecord r = reader.next(); r != null; r = reader.next()) {
-            records.add(r);
-            if (r.failed()) {
-              unreadable++;
-              sample(r);
+      try (LoadCommitter committer =
+          source != null
+              ? LoadCommitter.inline(this::storeAndDispatch, reader::stored)
+              : LoadCommitter.behind(
+                  this::storeAndDispatch,
+                  "sluice-batch-" + job.name() + "-" + instance + "-load")) {
+        while (!end && mayDispatch()) {
+          List<BlockStore.Loaded> group = new ArrayList<>(perCommit);
+          while (group.size() < perCommit) {
+            List<BatchRecord> records = new ArrayList<>(job.blockSize());
+            long unreadable = 0;
+            for (BatchRecord r = reader.next(); r != null; r = reader.next()) {
+              records.add(r);
+              if (r.failed()) {
+                unreadable++;
+                sample(r);
+              }
+              if (records.size() == job.blockSize()) {
+                break;
+              }
             }
-            if (records.size() == job.blockSize()) {
+            boolean partial = records.size() < job.blockSize();
+            if (!records.isEmpty()) {
+              group.add(new BlockStore.Loaded(next, records, unreadable));
+              next = reader.position();
+            }
+            if (partial) {
+              // The input ended, or has nothing now (a source waiting for its records to be
+              // acknowledged): the blocks so far are stored as they are.
+              end = reader.ended();
               break;
             }
           }
-          boolean partial = records.size() < job.blockSize();
-          if (!records.isEmpty()) {
-            group.add(new BlockStore.Loaded(next, records, unreadable));
-            next = reader.position();
-          }
-          if (partial) {
-            // The input ended, or has nothing now (a source waiting for its records to be
-            // acknowledged): the blocks so far are stored as they are.
-            end = reader.ended();
-            break;
-          }
-        }
-        if (!group.isEmpty()) {
-          List<Boolean> stored = store.load(instance, group, next);
-          for (int i = 0; i < group.size(); i++) {
-            BlockStore.Loaded block = group.get(i);
-            if (stored.get(i)) {
-              loaded.addAndGet(block.records().size());
-              failed.addAndGet(block.failed());
-              loadedMeter.increment(block.records().size());
-              failedMeter.increment(block.failed());
-            }
-          }
-          reader.stored();
-          for (BlockStore.Loaded block : group) {
-            dispatch(new BlockStore.Block(instance, block.number(), 0, block.records()));
+          if (!group.isEmpty()) {
+            committer.submit(new LoadCommitter.Group(group, next));
           }
         }
       }
       if (end) {
         store.inputDone(instance);
       }
+    }
+  }
+
+  /** Stores groups of loaded blocks in one commit, then dispatches them in order. */
+  private void storeAndDispatch(List<LoadCommitter.Group> groups) {
+    List<BlockStore.Loaded> blocks = new ArrayList<>();
+    groups.forEach(g -> blocks.addAll(g.blocks()));
+    List<Boolean> stored = store.load(instance, blocks, groups.getLast().next());
+    for (int i = 0; i < blocks.size(); i++) {
+      BlockStore.Loaded block = blocks.get(i);
+      if (stored.get(i)) {
+        loaded.addAndGet(block.records().size());
+        failed.addAndGet(block.failed());
+        loadedMeter.increment(block.records().size());
+        failedMeter.increment(block.failed());
+      }
+    }
+    for (BlockStore.Loaded block : blocks) {
+      dispatch(new BlockStore.Block(instance, block.number(), 0, block.records()));
     }
   }
 
@@ -635,32 +649,36 @@ public final class BatchRun {
   private void toOutput(
       Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
     StringBuilder lines = new StringBuilder(after.size() * 64);
-    List<BatchRecord> records = after;
+    long successful = 0;
     long unwritable = 0;
-    for (int i = 0; i < after.size(); i++) {
-      BatchRecord record = after.get(i);
+    for (BatchRecord record : after) {
       if (record.failed()) {
         continue;
       }
       try {
         lines.append(job.output().line(record.payload()));
+        successful++;
       } catch (RuntimeException e) {
-        if (records == after) {
-          records = new ArrayList<>(after);
-        }
-        BatchRecord failedRecord =
-            record.failedAt(BatchRecord.OUTPUT, "the output cannot write it: " + describe(e));
-        records.set(i, failedRecord);
         unwritable++;
-        sample(failedRecord);
+        sample(record.failedAt(BatchRecord.OUTPUT, "the output cannot write it: " + describe(e)));
       }
     }
     BlockStore.Block block = flight.block;
-    output.offer(
-        flight,
+    BlockStore.Written written =
         new BlockStore.Written(
-            block.number(), block.step(), records, counts, newlyFailed + unwritable),
-        lines.toString());
+            block.number(),
+            block.step(),
+            after.size(),
+            successful,
+            counts,
+            newlyFailed + unwritable);
+    if (flight.holdsSlot && output.mayWaitWithoutSlot()) {
+      // Waiting for the blocks before it, it holds only its lines: its place goes to the next
+      // block, so a slow force or commit at the output does not starve the steps.
+      flight.holdsSlot = false;
+      slots.release();
+    }
+    output.offer(flight, written, lines.toString());
   }
 
   /**

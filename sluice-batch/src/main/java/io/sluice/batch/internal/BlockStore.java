@@ -270,9 +270,13 @@ public final class BlockStore {
     return true;
   }
 
-  /** A block through its last step whose successful records are written to the output. */
+  /**
+   * A block through its last step whose successful records are written to the output: {@code
+   * records} of them, {@code successful} not failed (the lines), the step's counts and the records
+   * it newly failed. No payloads: a block waiting for its turn at the output keeps only its lines.
+   */
   public record Written(
-      long number, int step, List<BatchRecord> records, StepCounts counts, long newlyFailed) {}
+      long number, int step, int records, long successful, StepCounts counts, long newlyFailed) {}
 
   /**
    * Takes these blocks out after their last step, with their counts, and sets the bytes of the
@@ -286,8 +290,6 @@ public final class BlockStore {
         "take " + blocks.size() + " written block(s) of batch instance " + instance + " out",
         tx -> {
           for (Written block : blocks) {
-            List<BatchRecord> records = block.records();
-            long successful = records.stream().filter(r -> !r.failed()).count();
             if (!move(
                 tx,
                 instance,
@@ -295,8 +297,8 @@ public final class BlockStore {
                 block.step(),
                 null,
                 0,
-                records.size(),
-                successful,
+                block.records(),
+                block.successful(),
                 block.counts(),
                 block.newlyFailed(),
                 now)) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -51,6 +52,12 @@ final class OutputWriter<T> implements AutoCloseable {
   /** A block through its last step: its lines, encoded, and the counts of its commit. */
   private record Ready<T>(T block, BlockStore.Written counts, byte[] lines) {}
 
+  /**
+   * How many blocks may wait here without holding a place in flight: their lines only (a few
+   * kilobytes each), so that the steps go on while a force or a commit is slow.
+   */
+  static final int MAX_WAITING_WITHOUT_SLOT = 1_000;
+
   /** Files written by a run of this process now: two runs appending to one file would mix it. */
   private static final Set<Path> OPEN = ConcurrentHashMap.newKeySet();
 
@@ -66,6 +73,7 @@ final class OutputWriter<T> implements AutoCloseable {
   private final Map<Long, Ready<T>> ready = new HashMap<>();
   private final Set<Long> gone = new HashSet<>();
   private final Thread thread;
+  private final AtomicInteger waiting = new AtomicInteger();
   private boolean gap;
   private boolean closing;
   private long committed;
@@ -164,6 +172,15 @@ final class OutputWriter<T> implements AutoCloseable {
   }
 
   /**
+   * Whether a block offered now may give up its place in flight: fewer than {@link
+   * #MAX_WAITING_WITHOUT_SLOT} blocks wait here. Approximate (the count moves as blocks come and
+   * go); it bounds memory, not correctness.
+   */
+  boolean mayWaitWithoutSlot() {
+    return waiting.get() < MAX_WAITING_WITHOUT_SLOT;
+  }
+
+  /**
    * Block {@code block} ({@code counts.number()}) is through its last step, its lines {@code
    * lines}: written when its turn comes, or given back at once when a gap stops the output.
    */
@@ -172,6 +189,7 @@ final class OutputWriter<T> implements AutoCloseable {
     lock.lock();
     try {
       if (!gap) {
+        waiting.incrementAndGet();
         ready.put(counts.number(), new Ready<>(block, counts, bytes));
         changed.signal();
         return;
@@ -221,6 +239,7 @@ final class OutputWriter<T> implements AutoCloseable {
           back.addAll(ready.values());
           ready.clear();
         }
+        waiting.addAndGet(-batch.size() - back.size());
       } finally {
         lock.unlock();
       }

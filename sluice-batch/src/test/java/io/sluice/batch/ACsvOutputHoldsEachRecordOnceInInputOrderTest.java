@@ -111,6 +111,9 @@ class ACsvOutputHoldsEachRecordOnceInInputOrderTest {
     assertThat(stopped.state()).isEqualTo(BatchState.STOPPED);
     List<String> expected = OrdersCsv.expected(3_000);
     List<String> written = lines();
+    // A stop lets blocks in flight finish their step, but a block not yet at its step when it
+    // came leaves a gap: the blocks behind it stay in the store unwritten. Under auto the records
+    // of later blocks may pass first, so the gap may come before block 0: the header alone.
     assertThat(written.size())
         .as("the header and at most a part of the lines: %s", stopped)
         .isBetween(1, expected.size() - 1);

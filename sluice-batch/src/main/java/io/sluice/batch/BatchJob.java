@@ -34,6 +34,7 @@ public final class BatchJob {
 
   private final String name;
   private final BatchInput input;
+  private final BatchOutput output;
   private final int blockSize;
   private final List<BatchStep> steps;
   private final long maxFailedRecords;
@@ -44,6 +45,7 @@ public final class BatchJob {
   private BatchJob(Builder builder) {
     this.name = builder.name;
     this.input = builder.input;
+    this.output = builder.output;
     this.blockSize = builder.blockSize;
     this.steps = List.copyOf(builder.steps);
     this.maxFailedRecords = builder.maxFailedRecords;
@@ -65,6 +67,14 @@ public final class BatchJob {
   /** Where its records come from. */
   public BatchInput input() {
     return input;
+  }
+
+  /**
+   * Where its successful records are written after the last step, in input order and exactly once;
+   * null when it has no output (the steps write what they write).
+   */
+  public BatchOutput output() {
+    return output;
   }
 
   /** Records per block. */
@@ -102,7 +112,8 @@ public final class BatchJob {
 
   /**
    * A fingerprint of what decides where a stored block goes: the steps' names, policies and
-   * expressions, and the block size. A stopped instance resumes only with the same fingerprint.
+   * expressions, the block size, and the output (its file and columns). A stopped instance resumes
+   * only with the same fingerprint.
    */
   public String definition() {
     StringBuilder text = new StringBuilder("blockSize=").append(blockSize);
@@ -110,6 +121,10 @@ public final class BatchJob {
       text.append('|').append(step.name()).append(':').append(step.accept());
       text.append(':').append(step.acceptExpression());
       text.append(':').append(step.aggregator() == null ? "-" : step.aggregator().size());
+    }
+    if (output != null) {
+      // Only with an output, so that the fingerprints of jobs without one stay as they were.
+      text.append("|output:").append(output.describe());
     }
     try {
       byte[] hash =
@@ -125,6 +140,7 @@ public final class BatchJob {
   public static final class Builder {
     private final String name;
     private BatchInput input;
+    private BatchOutput output;
     private int blockSize = DEFAULT_BLOCK_SIZE;
     private final List<BatchStep> steps = new ArrayList<>();
     private long maxFailedRecords = DEFAULT_MAX_FAILED_RECORDS;
@@ -140,6 +156,15 @@ public final class BatchJob {
     /** Where the records come from (required). */
     public Builder input(BatchInput value) {
       this.input = value;
+      return this;
+    }
+
+    /**
+     * Where the successful records go after the last step (none unless set): a file written in
+     * input order, each record once across crashes ({@link BatchOutput}).
+     */
+    public Builder output(BatchOutput value) {
+      this.output = value;
       return this;
     }
 
@@ -211,6 +236,13 @@ public final class BatchJob {
         problems.check(
             names.add(step.name()), "steps." + step.name(), step.name(), "is named twice");
       }
+      problems.check(
+          output == null || !names.contains(BatchRecord.OUTPUT),
+          "steps." + BatchRecord.OUTPUT,
+          BatchRecord.OUTPUT,
+          "a job with an output may not name a step '"
+              + BatchRecord.OUTPUT
+              + "': records the output cannot write fail there");
       problems.check(
           maxFailedRecords >= UNLIMITED,
           "maxFailedRecords",

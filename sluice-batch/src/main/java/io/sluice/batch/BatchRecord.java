@@ -18,6 +18,12 @@ public record BatchRecord(long position, Object payload, String failedAt, String
   /** The step name of a record that failed while the input was read. */
   public static final String INPUT = "input";
 
+  /**
+   * The step name of a record the job's output could not write (its payload cannot be made a line);
+   * no step of a job with an output may have it.
+   */
+  public static final String OUTPUT = "output";
+
   /** A record read at {@code position}, not failed. */
   public static BatchRecord of(long position, Object payload) {
     return new BatchRecord(position, payload, null, null);

@@ -7,6 +7,7 @@ import io.sluice.core.expression.Expression;
 import io.sluice.core.spi.Processor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One step of a batch job's process phase: which records it takes (an {@link AcceptPolicy} and an
@@ -77,11 +78,13 @@ public final class BatchStep {
    * the variables {@code position}, {@code failed} and (for a failed record) {@code error}.
    */
   public static Message message(BatchRecord record) {
-    Message message =
-        Message.of(record.payload())
-            .withVariable("position", record.position())
-            .withVariable("failed", record.failed());
-    return record.error() == null ? message : message.withVariable("error", record.error());
+    // One immutable map, which the message keeps as it is: a withVariable each copied the last.
+    Map<String, Object> variables =
+        record.error() == null
+            ? Map.of("position", record.position(), "failed", record.failed())
+            : Map.of(
+                "position", record.position(), "failed", record.failed(), "error", record.error());
+    return Message.of(record.payload()).withVariables(variables);
   }
 
   @Override

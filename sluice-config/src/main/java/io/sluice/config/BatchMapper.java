@@ -5,6 +5,7 @@ import io.sluice.batch.Aggregator;
 import io.sluice.batch.BatchInput;
 import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchLauncher;
+import io.sluice.batch.BatchOutput;
 import io.sluice.batch.BatchStep;
 import io.sluice.core.Message;
 import io.sluice.core.expression.Template;
@@ -58,6 +59,10 @@ final class BatchMapper {
   private BatchJob job(ConfigNode node) {
     BatchJob.Builder job = BatchJob.builder(node.text("name", null));
     job.input(input(node.get("input")));
+    ConfigNode output = node.get("output");
+    if (output.isPresent()) {
+      job.output(output(output));
+    }
     job.blockSize(node.integer("blockSize", BatchJob.DEFAULT_BLOCK_SIZE));
     job.maxFailedRecords(
         node.integer("maxFailedRecords", (int) BatchJob.DEFAULT_MAX_FAILED_RECORDS));
@@ -122,6 +127,20 @@ final class BatchMapper {
       case "generator" -> generator(node.get(kind));
       default -> sourceInput(node);
     };
+  }
+
+  /**
+   * {@code output}: a CSV file ({@code csv}, relative to the configuration file) of {@code
+   * columns}; the schema requires both, CsvOutput checks the columns (named, none twice).
+   */
+  private BatchOutput output(ConfigNode node) {
+    Path file = processorMapper.path(node, "csv");
+    List<String> columns = node.texts("columns");
+    if (file == null || !node.has("columns")) {
+      return null;
+    }
+    // CsvOutput names its problems output.columns: the parent's path is the job's.
+    return problems.attempt(SourceMap.parent(node.path()), () -> BatchOutput.csv(file, columns));
   }
 
   /**

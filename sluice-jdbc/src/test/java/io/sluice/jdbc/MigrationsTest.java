@@ -62,7 +62,8 @@ class MigrationsTest {
               "3 jobs",
               "4 batch",
               "5 unreadable_records",
-              "6 exclusive_jobs");
+              "6 exclusive_jobs",
+              "7 batch_output");
     }
   }
 
@@ -78,7 +79,7 @@ class MigrationsTest {
         .hasMessage(
             "The SQLite database "
                 + dir.resolve("sluice.db").toAbsolutePath()
-                + " has schema version 7, this Sluice knows up to 6; upgrade Sluice or use"
+                + " has schema version 7, this Sluice knows up to 7; upgrade Sluice or use"
                 + " another database");
   }
 
@@ -95,7 +96,8 @@ class MigrationsTest {
               "3 jobs",
               "4 batch",
               "5 unreadable_records",
-              "6 exclusive_jobs");
+              "6 exclusive_jobs",
+              "7 batch_output");
       ResultSet rs =
           c.createStatement()
               .executeQuery(
@@ -137,7 +139,8 @@ class MigrationsTest {
               "3 jobs",
               "4 batch",
               "5 unreadable_records",
-              "6 exclusive_jobs");
+              "6 exclusive_jobs",
+              "7 batch_output");
     }
   }
 
@@ -151,7 +154,7 @@ class MigrationsTest {
           .hasMessageContaining(
               "The PostgreSQL database jdbc:postgresql://127.0.0.1:5432/test?currentSchema="
                   + DB.schema()
-                  + " as postgres has schema version 9, this Sluice knows up to 6; upgrade"
+                  + " as postgres has schema version 9, this Sluice knows up to 7; upgrade"
                   + " Sluice or use another database");
     } finally {
       DB.execute("DELETE FROM sluice_schema WHERE version = 9");
@@ -227,7 +230,8 @@ class MigrationsTest {
             "3 jobs",
             "4 batch",
             "5 unreadable_records",
-            "6 exclusive_jobs");
+            "6 exclusive_jobs",
+            "7 batch_output");
     ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sluice_queue_payload");
     rs.next();
     assertThat(rs.getInt(1)).as("payload rows left after the ack").isZero();

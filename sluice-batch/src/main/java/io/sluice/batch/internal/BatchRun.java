@@ -96,11 +96,13 @@ public final class BatchRun {
   private final AtomicLong stopPolled = new AtomicLong(System.nanoTime());
   private final String onComplete;
   private final UnreadableBlocks unreadable;
+  private OutputWriter<Flight> output;
 
   /** A block in flight, and whether it holds one of the places ({@link #slots}). */
   private static final class Flight {
     BlockStore.Block block;
     boolean holdsSlot = true;
+    boolean written;
 
     Flight(BlockStore.Block block) {
       this.block = block;
@@ -261,6 +263,15 @@ public final class BatchRun {
       failed.set(at.failed());
       loaded.set(at.loaded());
       processed.set(at.processed());
+      if (job.output() != null) {
+        output =
+            OutputWriter.open(
+                job.output(),
+                store,
+                instance,
+                new Written(),
+                "sluice-batch-" + job.name() + "-" + instance + "-output");
+      }
       resumeBlocks();
       if (!at.inputDone()) {
         load(at.inputPosition());
@@ -274,12 +285,48 @@ public final class BatchRun {
       maybeFinish();
       inFlight.arriveAndAwaitAdvance();
       movers.shutdown();
+      closeOutput();
       BatchResult result = finish(Duration.ofNanos(System.nanoTime() - started));
       onComplete(result);
       return result;
     } finally {
       movers.shutdown();
+      closeOutput();
       application.stop();
+    }
+  }
+
+  /** Stops the output's writer and cuts its file back to what the commits count. */
+  private void closeOutput() {
+    if (output != null) {
+      output.close();
+      output = null;
+    }
+  }
+
+  /** What the output does with a run's blocks: counts the written ones, lets the others go. */
+  private final class Written implements OutputWriter.Done<Flight> {
+    @Override
+    public void written(Flight flight, BlockStore.Written block) {
+      failed.addAndGet(block.newlyFailed());
+      failedMeter.increment(block.newlyFailed());
+      int records = block.records();
+      processed.addAndGet(records);
+      processedThisRun.addAndGet(records);
+      processedMeter.increment(records);
+      flight.written = true;
+      leave(flight);
+    }
+
+    @Override
+    public void unwritten(Flight flight) {
+      leave(flight);
+    }
+
+    @Override
+    public void failed(String why) {
+      error.compareAndSet(null, why);
+      stopping = true;
     }
   }
 
@@ -333,59 +380,73 @@ public final class BatchRun {
 
   private void load(long position) {
     int perCommit = Math.max(1, Math.min(16, RECORDS_PER_LOAD / job.blockSize()));
-    if (job.input() instanceof SourceInput source) {
+    SourceInput source = job.input() instanceof SourceInput s ? s : null;
+    if (source != null) {
       source.bind(application.context("batch." + job.name() + ".input"));
     }
     try (var reader = job.input().open(position)) {
       long next = position;
       boolean end = false;
-      while (!end && mayDispatch()) {
-        List<BlockStore.Loaded> group = new ArrayList<>(perCommit);
-        while (group.size() < perCommit) {
-          List<BatchRecord> records = new ArrayList<>(job.blockSize());
-          long unreadable = 0;
-          for (BatchRecord r = reader.next(); r != null; r = reader.next()) {
-            records.add(r);
-            if (r.failed()) {
-              unreadable++;
-              sample(r);
+      try (LoadCommitter committer =
+          source != null
+              ? LoadCommitter.inline(this::storeAndDispatch, reader::stored)
+              : LoadCommitter.behind(
+                  this::storeAndDispatch,
+                  "sluice-batch-" + job.name() + "-" + instance + "-load")) {
+        while (!end && mayDispatch()) {
+          List<BlockStore.Loaded> group = new ArrayList<>(perCommit);
+          while (group.size() < perCommit) {
+            List<BatchRecord> records = new ArrayList<>(job.blockSize());
+            long unreadable = 0;
+            for (BatchRecord r = reader.next(); r != null; r = reader.next()) {
+              records.add(r);
+              if (r.failed()) {
+                unreadable++;
+                sample(r);
+              }
+              if (records.size() == job.blockSize()) {
+                break;
+              }
             }
-            if (records.size() == job.blockSize()) {
+            boolean partial = records.size() < job.blockSize();
+            if (!records.isEmpty()) {
+              group.add(new BlockStore.Loaded(next, records, unreadable));
+              next = reader.position();
+            }
+            if (partial) {
+              // The input ended, or has nothing now (a source waiting for its records to be
+              // acknowledged): the blocks so far are stored as they are.
+              end = reader.ended();
               break;
             }
           }
-          boolean partial = records.size() < job.blockSize();
-          if (!records.isEmpty()) {
-            group.add(new BlockStore.Loaded(next, records, unreadable));
-            next = reader.position();
-          }
-          if (partial) {
-            // The input ended, or has nothing now (a source waiting for its records to be
-            // acknowledged): the blocks so far are stored as they are.
-            end = reader.ended();
-            break;
-          }
-        }
-        if (!group.isEmpty()) {
-          List<Boolean> stored = store.load(instance, group, next);
-          for (int i = 0; i < group.size(); i++) {
-            BlockStore.Loaded block = group.get(i);
-            if (stored.get(i)) {
-              loaded.addAndGet(block.records().size());
-              failed.addAndGet(block.failed());
-              loadedMeter.increment(block.records().size());
-              failedMeter.increment(block.failed());
-            }
-          }
-          reader.stored();
-          for (BlockStore.Loaded block : group) {
-            dispatch(new BlockStore.Block(instance, block.number(), 0, block.records()));
+          if (!group.isEmpty()) {
+            committer.submit(new LoadCommitter.Group(group, next));
           }
         }
       }
       if (end) {
         store.inputDone(instance);
       }
+    }
+  }
+
+  /** Stores groups of loaded blocks in one commit, then dispatches them in order. */
+  private void storeAndDispatch(List<LoadCommitter.Group> groups) {
+    List<BlockStore.Loaded> blocks = new ArrayList<>();
+    groups.forEach(g -> blocks.addAll(g.blocks()));
+    List<Boolean> stored = store.load(instance, blocks, groups.getLast().next());
+    for (int i = 0; i < blocks.size(); i++) {
+      BlockStore.Loaded block = blocks.get(i);
+      if (stored.get(i)) {
+        loaded.addAndGet(block.records().size());
+        failed.addAndGet(block.failed());
+        loadedMeter.increment(block.records().size());
+        failedMeter.increment(block.failed());
+      }
+    }
+    for (BlockStore.Loaded block : blocks) {
+      dispatch(new BlockStore.Block(instance, block.number(), 0, block.records()));
     }
   }
 
@@ -426,6 +487,9 @@ public final class BatchRun {
     }
     inFlight.register();
     active.incrementAndGet();
+    if (output != null) {
+      output.expect(block.number());
+    }
     Flight flight = new Flight(block);
     // On a mover, not here: a CPU-light step runs on the thread that sends to it, and the loader
     // should be reading the next blocks meanwhile.
@@ -556,6 +620,10 @@ public final class BatchRun {
   private void commit(Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
     BlockStore.Block block = flight.block;
     boolean last = block.step() == job.steps().size() - 1;
+    if (last && output != null) {
+      toOutput(flight, after, counts, newlyFailed);
+      return;
+    }
     if (store.advance(instance, block.number(), block.step(), last, after, counts, newlyFailed)) {
       failed.addAndGet(newlyFailed);
       failedMeter.increment(newlyFailed);
@@ -571,6 +639,46 @@ public final class BatchRun {
       flight.block = new BlockStore.Block(instance, block.number(), block.step() + 1, after);
       runStep(flight);
     }
+  }
+
+  /**
+   * Hands a block through its last step to the output: the lines of its successful records, made
+   * here (a record that cannot be made a line fails at {@link BatchRecord#OUTPUT}); the output
+   * writes them in block order and commits the block, or gives it back unwritten.
+   */
+  private void toOutput(
+      Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
+    StringBuilder lines = new StringBuilder(after.size() * 64);
+    long successful = 0;
+    long unwritable = 0;
+    for (BatchRecord record : after) {
+      if (record.failed()) {
+        continue;
+      }
+      try {
+        lines.append(job.output().line(record.payload()));
+        successful++;
+      } catch (RuntimeException e) {
+        unwritable++;
+        sample(record.failedAt(BatchRecord.OUTPUT, "the output cannot write it: " + describe(e)));
+      }
+    }
+    BlockStore.Block block = flight.block;
+    BlockStore.Written written =
+        new BlockStore.Written(
+            block.number(),
+            block.step(),
+            after.size(),
+            successful,
+            counts,
+            newlyFailed + unwritable);
+    if (flight.holdsSlot && output.mayWaitWithoutSlot()) {
+      // Waiting for the blocks before it, it holds only its lines: its place goes to the next
+      // block, so a slow force or commit at the output does not starve the steps.
+      flight.holdsSlot = false;
+      slots.release();
+    }
+    output.offer(flight, written, lines.toString());
   }
 
   /**
@@ -714,6 +822,10 @@ public final class BatchRun {
   }
 
   private void abandon(Flight flight) {
+    if (output != null && !flight.written) {
+      // It leaves without its lines: the output writes nothing after it in this run.
+      output.gone(flight.block.number());
+    }
     if (flight.holdsSlot) {
       flight.holdsSlot = false;
       slots.release();

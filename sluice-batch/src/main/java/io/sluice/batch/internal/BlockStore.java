@@ -207,41 +207,143 @@ public final class BlockStore {
     long now = clock.millis();
     return db.write(
         "move block " + number + " of batch instance " + instance + " past step " + step,
+        tx ->
+            move(
+                tx,
+                instance,
+                number,
+                step,
+                stored,
+                size,
+                processed,
+                successful,
+                counts,
+                newlyFailed,
+                now));
+  }
+
+  private static boolean move(
+      JdbcAccess.Transaction tx,
+      long instance,
+      long number,
+      int step,
+      byte[] stored,
+      int size,
+      long processed,
+      long successful,
+      StepCounts counts,
+      long newlyFailed,
+      long now)
+      throws java.sql.SQLException {
+    PreparedStatement move;
+    if (stored == null) {
+      move =
+          tx.prepare(
+              "DELETE FROM sluice_batch_block WHERE instance_id = ? AND block_no = ?"
+                  + " AND step = ?");
+      bind(move, instance, number, (long) step);
+    } else {
+      move =
+          tx.prepare(
+              "UPDATE sluice_batch_block SET step = step + 1, records = ?, record_count = ?"
+                  + " WHERE instance_id = ? AND block_no = ? AND step = ?");
+      bind(move, stored, size, instance, number, (long) step);
+    }
+    if (move.executeUpdate() == 0) {
+      return false;
+    }
+    PreparedStatement add =
+        tx.prepare(
+            "INSERT INTO sluice_batch_step (instance_id, step, processed, failed, skipped)"
+                + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (instance_id, step) DO UPDATE SET"
+                + " processed = sluice_batch_step.processed + excluded.processed,"
+                + " failed = sluice_batch_step.failed + excluded.failed,"
+                + " skipped = sluice_batch_step.skipped + excluded.skipped");
+    bind(add, instance, (long) step, counts.processed(), counts.failed(), counts.skipped());
+    add.executeUpdate();
+    PreparedStatement total =
+        tx.prepare(
+            "UPDATE sluice_batch_instance SET failed = failed + ?, processed = processed"
+                + " + ?, successful = successful + ?, updated_at = ? WHERE id = ?");
+    bind(total, newlyFailed, processed, successful, now, instance);
+    total.executeUpdate();
+    return true;
+  }
+
+  /**
+   * A block through its last step whose successful records are written to the output: {@code
+   * records} of them, {@code successful} not failed (the lines), the step's counts and the records
+   * it newly failed. No payloads: a block waiting for its turn at the output keeps only its lines.
+   */
+  public record Written(
+      long number, int step, int records, long successful, StepCounts counts, long newlyFailed) {}
+
+  /**
+   * Takes these blocks out after their last step, with their counts, and sets the bytes of the
+   * output file the commits count to {@code outputBytes} (the end of their lines), in one commit. A
+   * block not at its step (moved already) rolls the whole commit back with an {@link
+   * IllegalStateException}: its lines would be in the file twice.
+   */
+  public void written(long instance, List<Written> blocks, long outputBytes) {
+    long now = clock.millis();
+    db.write(
+        "take " + blocks.size() + " written block(s) of batch instance " + instance + " out",
         tx -> {
-          PreparedStatement move;
-          if (stored == null) {
-            move =
-                tx.prepare(
-                    "DELETE FROM sluice_batch_block WHERE instance_id = ? AND block_no = ?"
-                        + " AND step = ?");
-            bind(move, instance, number, (long) step);
-          } else {
-            move =
-                tx.prepare(
-                    "UPDATE sluice_batch_block SET step = step + 1, records = ?, record_count = ?"
-                        + " WHERE instance_id = ? AND block_no = ? AND step = ?");
-            bind(move, stored, size, instance, number, (long) step);
+          for (Written block : blocks) {
+            if (!move(
+                tx,
+                instance,
+                block.number(),
+                block.step(),
+                null,
+                0,
+                block.records(),
+                block.successful(),
+                block.counts(),
+                block.newlyFailed(),
+                now)) {
+              throw new IllegalStateException(
+                  "block "
+                      + block.number()
+                      + " of batch instance "
+                      + instance
+                      + " is no longer at step "
+                      + block.step()
+                      + ": another run took it out, and its lines are written already");
+            }
           }
-          if (move.executeUpdate() == 0) {
-            return false;
-          }
-          PreparedStatement add =
-              tx.prepare(
-                  "INSERT INTO sluice_batch_step (instance_id, step, processed, failed, skipped)"
-                      + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (instance_id, step) DO UPDATE SET"
-                      + " processed = sluice_batch_step.processed + excluded.processed,"
-                      + " failed = sluice_batch_step.failed + excluded.failed,"
-                      + " skipped = sluice_batch_step.skipped + excluded.skipped");
-          bind(add, instance, (long) step, counts.processed(), counts.failed(), counts.skipped());
-          add.executeUpdate();
-          PreparedStatement total =
-              tx.prepare(
-                  "UPDATE sluice_batch_instance SET failed = failed + ?, processed = processed"
-                      + " + ?, successful = successful + ?, updated_at = ? WHERE id = ?");
-          bind(total, newlyFailed, processed, successful, now, instance);
-          total.executeUpdate();
-          return true;
+          PreparedStatement bytes =
+              tx.prepare("UPDATE sluice_batch_instance SET output_bytes = ? WHERE id = ?");
+          bind(bytes, outputBytes, instance);
+          bytes.executeUpdate();
+          return null;
         });
+  }
+
+  /**
+   * The bytes of the output file the commits of {@code instance} count, or -1 when its output has
+   * not begun.
+   */
+  public long outputBytes(long instance) {
+    List<Long> bytes =
+        db.query(
+            "read the output position of batch instance " + instance,
+            "SELECT output_bytes FROM sluice_batch_instance WHERE id = ?",
+            rs -> {
+              long value = rs.getLong(1);
+              return rs.wasNull() ? -1L : value;
+            },
+            instance);
+    return bytes.isEmpty() ? -1 : bytes.getFirst();
+  }
+
+  /** Records that the output of {@code instance} began: its first {@code bytes} are forced. */
+  public void outputBegun(long instance, long bytes) {
+    update(
+        "begin the output of batch instance " + instance,
+        "UPDATE sluice_batch_instance SET output_bytes = ? WHERE id = ?",
+        bytes,
+        instance);
   }
 
   /** Records that the whole input of {@code instance} is loaded: it is running now. */

@@ -66,7 +66,7 @@ public final class CsvInput extends LineInput {
               + " field(s), the header names "
               + columns.size());
     }
-    Map<String, String> row = new LinkedHashMap<>(columns.size() * 2);
+    Map<String, String> row = LinkedHashMap.newLinkedHashMap(columns.size());
     for (int i = 0; i < values.size(); i++) {
       row.put(columns.get(i), values.get(i));
     }
@@ -75,6 +75,18 @@ public final class CsvInput extends LineInput {
 
   /** The fields of {@code line}, or null when a quote is not closed. */
   static List<String> fields(String line) {
+    if (line.indexOf('"') < 0) {
+      // No quote: the fields are what lies between the commas, cut out without copying a char
+      // at a time.
+      List<String> fields = new ArrayList<>(8);
+      int from = 0;
+      for (int comma = line.indexOf(','); comma >= 0; comma = line.indexOf(',', from)) {
+        fields.add(line.substring(from, comma));
+        from = comma + 1;
+      }
+      fields.add(line.substring(from));
+      return fields;
+    }
     List<String> fields = new ArrayList<>();
     StringBuilder field = new StringBuilder();
     int i = 0;

@@ -35,7 +35,8 @@ final class Migrations {
           new Migration(2, "lean_rows"),
           new Migration(3, "jobs"),
           new Migration(4, "batch"),
-          new Migration(5, "unreadable_records"));
+          new Migration(5, "unreadable_records"),
+          new Migration(6, "batch_input_key"));
 
   /** The newest version this code knows. */
   static final int LATEST = ALL.getLast().version();

@@ -57,7 +57,12 @@ class MigrationsTest {
     try (Connection c = sqliteFile()) {
       assertThat(schemaRows(c))
           .containsExactly(
-              "1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch", "5 unreadable_records");
+              "1 stores_and_queues",
+              "2 lean_rows",
+              "3 jobs",
+              "4 batch",
+              "5 unreadable_records",
+              "6 batch_input_key");
     }
   }
 
@@ -73,7 +78,7 @@ class MigrationsTest {
         .hasMessage(
             "The SQLite database "
                 + dir.resolve("sluice.db").toAbsolutePath()
-                + " has schema version 7, this Sluice knows up to 5; upgrade Sluice or use"
+                + " has schema version 7, this Sluice knows up to 6; upgrade Sluice or use"
                 + " another database");
   }
 
@@ -85,7 +90,12 @@ class MigrationsTest {
     try (Connection c = DB.connect()) {
       assertThat(schemaRows(c))
           .containsExactly(
-              "1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch", "5 unreadable_records");
+              "1 stores_and_queues",
+              "2 lean_rows",
+              "3 jobs",
+              "4 batch",
+              "5 unreadable_records",
+              "6 batch_input_key");
       ResultSet rs =
           c.createStatement()
               .executeQuery(
@@ -122,7 +132,12 @@ class MigrationsTest {
     try (Connection c = DB.connect()) {
       assertThat(schemaRows(c))
           .containsExactly(
-              "1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch", "5 unreadable_records");
+              "1 stores_and_queues",
+              "2 lean_rows",
+              "3 jobs",
+              "4 batch",
+              "5 unreadable_records",
+              "6 batch_input_key");
     }
   }
 
@@ -136,7 +151,7 @@ class MigrationsTest {
           .hasMessageContaining(
               "The PostgreSQL database jdbc:postgresql://127.0.0.1:5432/test?currentSchema="
                   + DB.schema()
-                  + " as postgres has schema version 9, this Sluice knows up to 5; upgrade"
+                  + " as postgres has schema version 9, this Sluice knows up to 6; upgrade"
                   + " Sluice or use another database");
     } finally {
       DB.execute("DELETE FROM sluice_schema WHERE version = 9");
@@ -207,7 +222,12 @@ class MigrationsTest {
   private static void assertUpgraded(Connection c) throws SQLException {
     assertThat(schemaRows(c))
         .containsExactly(
-            "1 stores_and_queues", "2 lean_rows", "3 jobs", "4 batch", "5 unreadable_records");
+            "1 stores_and_queues",
+            "2 lean_rows",
+            "3 jobs",
+            "4 batch",
+            "5 unreadable_records",
+            "6 batch_input_key");
     ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sluice_queue_payload");
     rs.next();
     assertThat(rs.getInt(1)).as("payload rows left after the ack").isZero();

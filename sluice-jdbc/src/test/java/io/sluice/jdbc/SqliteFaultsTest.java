@@ -92,7 +92,7 @@ class SqliteFaultsTest {
           .isEqualTo(
               "sqlite "
                   + dir.resolve("sluice.db").toAbsolutePath()
-                  + " (WAL, synchronous=FULL, schema v5)");
+                  + " (WAL, synchronous=FULL, schema v6)");
       assertThat(storage.durable()).isTrue();
     }
   }

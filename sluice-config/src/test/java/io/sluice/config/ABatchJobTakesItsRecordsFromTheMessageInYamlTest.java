@@ -127,6 +127,65 @@ class ABatchJobTakesItsRecordsFromTheMessageInYamlTest {
   }
 
   @Test
+  void aStartStoppedWhileLoadingIsResumedByTheSameKeyLoadingOnlyTheRest() throws Exception {
+    Configuration configuration = ConfigLoader.read("app.yaml", YAML, dir, loader());
+    Application app = start(configuration);
+    try {
+      // The first delivery asks the launcher to stop (as sluice run does at SIGTERM) while the
+      // loader reads record 200 of 400: it stores the group it reads, and stops.
+      Orders stopping = new Orders(400, 200, configuration);
+      assertThatThrownBy(
+              () -> app.send("import", Message.of(stopping).withVariable("file", "a")).join())
+          .rootCause()
+          .hasMessageContaining("before its last; a start with the same key loads the rest");
+      BatchInstance stopped = BatchEngine.of(app).instances("orders", 1).getFirst();
+      Path result = dir.resolve("results/instance-" + stopped.id() + ".txt");
+      await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(result));
+      assertThat(Files.readString(result)).startsWith("STOPPED ");
+      assertThat(stopped.loaded()).isBetween(200L, 399L);
+
+      // The same message delivered again: the same instance, the rest of the records only.
+      long resumed =
+          (Long)
+              app.send("import", Message.of(new Orders(400, -1, null)).withVariable("file", "a"))
+                  .get(30, TimeUnit.SECONDS)
+                  .variable("started");
+      assertThat(resumed).isEqualTo(stopped.id());
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.readString(result).equals("COMPLETED 400 400 0"));
+      assertThat(BatchEngine.of(app).instances("orders", 10)).hasSize(1);
+    } finally {
+      configuration.batch().launcher().stopAll(Duration.ofSeconds(30));
+      app.stop();
+    }
+  }
+
+  /**
+   * {@code count} orders; when {@code stopAt} is read, the configuration's launcher is asked to
+   * stop every instance it started (from the loader's own thread, so it happens right there).
+   */
+  private record Orders(int count, int stopAt, Configuration configuration)
+      implements Iterable<Object> {
+    @Override
+    public java.util.Iterator<Object> iterator() {
+      return IntStream.range(0, count)
+          .<Object>mapToObj(
+              i -> {
+                if (i == stopAt) {
+                  try {
+                    configuration.batch().launcher().stopAll(Duration.ZERO);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                }
+                return Map.of("id", "o-" + i);
+              })
+          .iterator();
+    }
+  }
+
+  @Test
   void aPayloadThatIsNoListFailsTheMessageSayingWhatItMustBe() {
     Configuration configuration = ConfigLoader.read("app.yaml", YAML, dir, loader());
     Application app = start(configuration);

@@ -129,7 +129,7 @@ public final class BatchEngine {
           ConfigProblem.of(
               "input",
               "message",
-              "batch job '"
+              "means batch job '"
                   + job.name()
                   + "' takes its records from the message that starts it: start it from a flow"
                   + " with batch-execute (sluice run), not on its own"));

@@ -209,8 +209,8 @@ class ABatchJobTakesItsRecordsFromTheMessageInYamlTest {
       assertThatThrownBy(() -> BatchEngine.of(app).run(configuration.batch().jobs().getFirst()))
           .isInstanceOf(ConfigurationException.class)
           .hasMessageContaining(
-              "batch job 'orders' takes its records from the message that starts it: start it"
-                  + " from a flow with batch-execute");
+              "input: value 'message' means batch job 'orders' takes its records from the message"
+                  + " that starts it: start it from a flow with batch-execute");
     }
   }
 

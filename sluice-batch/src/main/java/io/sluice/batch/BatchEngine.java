@@ -3,6 +3,7 @@ package io.sluice.batch;
 import io.sluice.batch.internal.BatchRun;
 import io.sluice.batch.internal.BlockStore;
 import io.sluice.batch.internal.InstanceTable;
+import io.sluice.batch.internal.MessageInput;
 import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
@@ -63,6 +64,7 @@ public final class BatchEngine {
    * the same configuration after a crash does), or starts a new one when there is none.
    */
   public Execution run(BatchJob job) {
+    readable(job);
     Optional<InstanceTable.Instance> unfinished =
         store.list(job.name(), 20).stream()
             .filter(i -> i.state().resumable() && i.definition().equals(job.definition()))
@@ -73,7 +75,65 @@ public final class BatchEngine {
 
   /** Starts a new instance of {@code job}. */
   public Execution start(BatchJob job) {
+    readable(job);
     return execute(job, store.create(job.name(), job.definition()));
+  }
+
+  /**
+   * Starts the instance of {@code job} for {@code key}, at most one per job and key in the store
+   * (across processes): a new one when the key is new; the one a crash or a stop left unfinished
+   * with the same definition, resumed where it stopped; else a {@link BatchStartRefusedException}
+   * naming the key and the instance that has it (running, ended, or of other steps).
+   */
+  public Execution run(BatchJob job, String key) {
+    readable(job);
+    Require.nonNull(key, "key");
+    Optional<InstanceTable.Instance> same = store.find(job.name(), key);
+    if (same.isEmpty()) {
+      long created;
+      try {
+        created = store.create(job.name(), job.definition(), key);
+      } catch (RuntimeException e) {
+        // Another process created it between the look and the insert: the unique index said no.
+        same = store.find(job.name(), key);
+        if (same.isEmpty()) {
+          throw e;
+        }
+        created = -1;
+      }
+      if (created >= 0) {
+        return execute(job, created);
+      }
+    }
+    InstanceTable.Instance at = same.get();
+    String why;
+    if (running.containsKey(at.id()) || !at.state().resumable()) {
+      why = "is " + at.state();
+    } else if (!at.definition().equals(job.definition())) {
+      why =
+          "stopped with other steps or block size (definition "
+              + at.definition()
+              + ", now "
+              + job.definition()
+              + ")";
+    } else {
+      return execute(job, at.id());
+    }
+    throw new BatchStartRefusedException(job.name(), key, at.id(), why);
+  }
+
+  /** Refuses a job whose records only a start from a flow can give (input: message). */
+  private static void readable(BatchJob job) {
+    if (job.input() instanceof MessageInput) {
+      throw new ConfigurationException(
+          ConfigProblem.of(
+              "input",
+              "message",
+              "means batch job '"
+                  + job.name()
+                  + "' takes its records from the message that starts it: start it from a flow"
+                  + " with batch-execute (sluice run), not on its own"));
+    }
   }
 
   /**
@@ -108,6 +168,14 @@ public final class BatchEngine {
     }
     if (running.containsKey(id)) {
       throw refused(id, "instance " + id + " runs already");
+    }
+    if (job.input() instanceof MessageInput && !at.inputDone()) {
+      throw refused(
+          id,
+          "instance "
+              + id
+              + " stopped while it stored the records of the message that started it; only that"
+              + " message can give the rest: start the job again from its flow with the same key");
     }
     return execute(job, id);
   }

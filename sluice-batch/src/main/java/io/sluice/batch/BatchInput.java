@@ -3,6 +3,7 @@ package io.sluice.batch;
 import io.sluice.batch.internal.CsvInput;
 import io.sluice.batch.internal.GeneratorInput;
 import io.sluice.batch.internal.JsonLinesInput;
+import io.sluice.batch.internal.MessageInput;
 import io.sluice.batch.internal.SourceInput;
 import io.sluice.core.spi.Source;
 import io.sluice.core.store.Require;
@@ -97,6 +98,16 @@ public interface BatchInput {
    */
   static BatchInput source(Source source, Duration quiet) {
     return new SourceInput(Require.nonNull(source, "source"), Require.nonNull(quiet, "quiet"));
+  }
+
+  /**
+   * The records of the message that starts the job (Mule's {@code batch:execute} payload): the
+   * elements of its payload, a list or any {@code Iterable}, an array, an {@code Iterator} or a
+   * stream, position i being element i − 1. Only a {@link BatchLauncher} start from a flow can
+   * start such a job; it waits until every record is stored before the flow goes on.
+   */
+  static BatchInput message() {
+    return MessageInput.INSTANCE;
   }
 
   /** {@code count} records whose payloads {@code record} makes from their index (0 and up). */

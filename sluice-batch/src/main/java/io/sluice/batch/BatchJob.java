@@ -77,6 +77,23 @@ public final class BatchJob {
     return output;
   }
 
+  /** This job reading {@code records} (one start's records, when its input is the message). */
+  BatchJob withInput(BatchInput records) {
+    return new BatchJob(this, records);
+  }
+
+  private BatchJob(BatchJob job, BatchInput records) {
+    this.name = job.name;
+    this.input = records;
+    this.output = job.output;
+    this.blockSize = job.blockSize;
+    this.steps = job.steps;
+    this.maxFailedRecords = job.maxFailedRecords;
+    this.strategy = job.strategy;
+    this.onComplete = job.onComplete;
+    this.onCompleteProcessors = job.onCompleteProcessors;
+  }
+
   /** Records per block. */
   public int blockSize() {
     return blockSize;

@@ -1,11 +1,16 @@
 package io.sluice.batch;
 
+import io.sluice.batch.internal.MessageInput;
+import io.sluice.batch.internal.MessageRecords;
 import io.sluice.core.Application;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -20,10 +25,12 @@ import org.slf4j.LoggerFactory;
  * ({@code sluice run} does so); a job's result can go to a flow of the application when the
  * instance ends.
  *
- * <p>One instance of a job runs at a time here: a second start while one runs would read the same
- * input again, so it is refused naming the running instance. A start resumes the job's unfinished
- * instance, if a crash or a stop left one with the same steps, rather than begin a second one over
- * the same input.
+ * <p>One instance of a job with an input of its own runs at a time here: a second start while one
+ * runs would read the same input again, so it is refused naming the running instance. A start
+ * resumes the job's unfinished instance, if a crash or a stop left one with the same steps, rather
+ * than begin a second one over the same input. A job whose input is the message takes its records
+ * from the message that starts it; a key makes "the same input" explicit for any job: one instance
+ * per key, ever.
  */
 public final class BatchLauncher {
 
@@ -31,6 +38,7 @@ public final class BatchLauncher {
 
   private final Map<String, BatchJob> jobs = new ConcurrentHashMap<>();
   private final Map<String, BatchEngine.Execution> running = new ConcurrentHashMap<>();
+  private final Set<BatchEngine.Execution> started = ConcurrentHashMap.newKeySet();
   private volatile Application application;
   private volatile BatchEngine engine;
 
@@ -66,6 +74,28 @@ public final class BatchLauncher {
    *     the job runs already
    */
   public BatchEngine.Execution start(String job, String resultFlow) {
+    return start(job, resultFlow, null, null);
+  }
+
+  /**
+   * Starts an instance of {@code job} for {@code message} and {@code key} (null: none); when it
+   * ends, its result goes to the flow {@code resultFlow} (null: nowhere) as the payload of a
+   * message.
+   *
+   * <p>A job whose input is the message ({@link BatchInput#message()}) takes the elements of the
+   * message's payload as its records, and this returns once they are all stored, so that nothing
+   * the flow accepted is lost with the process; instances for different messages run side by side.
+   * A job with an input of its own returns at once, and runs one instance at a time.
+   *
+   * <p>With a key, the job has at most one instance per key in the store: a start with a new key
+   * begins one; with the key of an instance a crash or a stop left unfinished, it resumes that one
+   * (the same message, delivered again, loads only the records not stored yet); with the key of an
+   * instance that runs or ended, it is refused ({@link BatchStartRefusedException}).
+   *
+   * @throws SluiceException when the job is unknown, the launcher is not bound, the payload holds
+   *     no records, the key was taken, or an instance of a job with its own input runs already
+   */
+  public BatchEngine.Execution start(String job, String resultFlow, Message message, String key) {
     BatchJob definition = jobs.get(job);
     if (definition == null) {
       throw new SluiceException(
@@ -82,6 +112,18 @@ public final class BatchLauncher {
               + "' cannot start: its launcher is not bound to the application (sluice run binds"
               + " it; an embedding application calls BatchLauncher.bind(application))");
     }
+    if (definition.input() instanceof MessageInput) {
+      if (message == null) {
+        throw new SluiceException(
+            "Batch job '" + job + "' takes its records from a message: start it with one");
+      }
+      MessageRecords records = MessageRecords.of(job, message.payload());
+      BatchJob run = definition.withInput(records);
+      BatchEngine.Execution execution = key == null ? bound.start(run) : bound.run(run, key);
+      follow(job, execution, resultFlow);
+      awaitStored(job, execution, records);
+      return execution;
+    }
     synchronized (this) {
       BatchEngine.Execution other = running.get(job);
       if (other != null) {
@@ -94,20 +136,67 @@ public final class BatchLauncher {
                 + definition.input().describe()
                 + ") again. Start it again once that one ended");
       }
-      BatchEngine.Execution execution = bound.run(definition);
+      BatchEngine.Execution execution =
+          key == null ? bound.run(definition) : bound.run(definition, key);
       running.put(job, execution);
-      execution
-          .result()
-          .whenComplete(
-              (result, error) -> {
-                running.remove(job, execution);
-                if (error != null) {
-                  LOG.error("Batch job '{}' instance {} failed", job, execution.instance(), error);
-                } else if (resultFlow != null) {
-                  deliver(job, execution.instance(), result, resultFlow);
-                }
-              });
+      execution.result().whenComplete((result, error) -> running.remove(job, execution));
+      follow(job, execution, resultFlow);
       return execution;
+    }
+  }
+
+  /** Keeps {@code execution} for {@link #stopAll} until it ends, then hands on its result. */
+  private void follow(String job, BatchEngine.Execution execution, String resultFlow) {
+    started.add(execution);
+    execution
+        .result()
+        .whenComplete(
+            (result, error) -> {
+              started.remove(execution);
+              if (error != null) {
+                LOG.error("Batch job '{}' instance {} failed", job, execution.instance(), error);
+              } else if (resultFlow != null) {
+                deliver(job, execution.instance(), result, resultFlow);
+              }
+            });
+  }
+
+  /** Waits until the message's records are stored; the run's failure if it ended first. */
+  private static void awaitStored(
+      String job, BatchEngine.Execution execution, MessageRecords records) {
+    try {
+      CompletableFuture.anyOf(records.stored(), execution.result()).get();
+      records.stored().getNow(null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      execution.stop();
+      throw new SluiceException(
+          "Interrupted while batch job '"
+              + job
+              + "' instance "
+              + execution.instance()
+              + " stored the message's records; it stops, and a start with the same key loads the"
+              + " rest",
+          e);
+    } catch (ExecutionException | CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new SluiceException(
+          "Batch job '"
+              + job
+              + "' instance "
+              + execution.instance()
+              + " could not store the message's records: "
+              + cause.getMessage(),
+          cause);
+    }
+    if (!records.stored().isDone()) {
+      // The run ended (its result came first) without saying so: it did not load them all.
+      throw new SluiceException(
+          "Batch job '"
+              + job
+              + "' instance "
+              + execution.instance()
+              + " ended before it stored the message's records");
     }
   }
 
@@ -133,7 +222,7 @@ public final class BatchLauncher {
    * waits up to {@code timeout} for them to end; false when one had not.
    */
   public boolean stopAll(Duration timeout) throws InterruptedException {
-    List<BatchEngine.Execution> stopping = List.copyOf(running.values());
+    List<BatchEngine.Execution> stopping = List.copyOf(started);
     stopping.forEach(BatchEngine.Execution::stop);
     long deadline = System.nanoTime() + timeout.toNanos();
     for (BatchEngine.Execution execution : stopping) {

@@ -13,12 +13,6 @@ import picocli.CommandLine.Spec;
       "Works on the batch jobs of a configuration file (batch:) and their instances in its",
       "store (sluice.store: embedded SQLite by default, or PostgreSQL). run and resume own an",
       "embedded store while they run; list and stop work beside them."
-    },
-    subcommands = {
-      BatchRunCommand.class,
-      BatchListCommand.class,
-      BatchResumeCommand.class,
-      BatchStopCommand.class
     })
 final class BatchCommand implements Runnable {
 

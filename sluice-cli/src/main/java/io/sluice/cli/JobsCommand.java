@@ -14,14 +14,6 @@ import picocli.CommandLine.Spec;
       "embedded SQLite by default, or PostgreSQL). An embedded SQLite store belongs",
       "to one process: stop sluice run first. On PostgreSQL these commands run",
       "beside the nodes."
-    },
-    subcommands = {
-      JobsListCommand.class,
-      JobsShowCommand.class,
-      JobsIncidentsCommand.class,
-      JobsRetryCommand.class,
-      JobsStatsCommand.class,
-      JobsCreateCommand.class
     })
 final class JobsCommand implements Runnable {
 

@@ -8,15 +8,6 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Sluice: flows, batch jobs and durable jobs on the JVM, with nothing to tune.",
-    subcommands = {
-      RunCommand.class,
-      ValidateCommand.class,
-      JobsCommand.class,
-      BatchCommand.class,
-      DemoCommand.class,
-      SchemaCommand.class,
-      picocli.CommandLine.HelpCommand.class
-    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:done as asked",

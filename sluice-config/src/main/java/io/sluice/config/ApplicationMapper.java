@@ -9,7 +9,9 @@ import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.StorageConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -146,9 +148,9 @@ final class ApplicationMapper {
     if (serializers.isPresent() && serializers.node().isObject()) {
       serializers.node().fieldNames().forEachRemaining(declared::add);
     }
-    processorMapper
-        .serializerNames()
-        .forEach((path, name) -> problems.knownName(path, name, declared, "named serializer"));
+    Map<String, String> named = new LinkedHashMap<>(strategyMapper.serializerNames());
+    named.putAll(processorMapper.serializerNames());
+    named.forEach((path, name) -> problems.knownName(path, name, declared, "named serializer"));
   }
 
   /**

@@ -29,7 +29,7 @@ final class BatchMapper {
   static final Duration DEFAULT_QUIET = Duration.ofSeconds(5);
 
   private static final List<String> INPUT_KINDS =
-      List.of("csv", "jsonLines", "generator", "source");
+      List.of("csv", "jsonLines", "generator", "source", "message");
 
   private final ProcessorMapper processorMapper;
   private final FlowMapper flowMapper;
@@ -125,6 +125,7 @@ final class BatchMapper {
       case "csv" -> file(node, kind, BatchInput::csv);
       case "jsonLines" -> file(node, kind, BatchInput::jsonLines);
       case "generator" -> generator(node.get(kind));
+      case "message" -> BatchInput.message();
       default -> sourceInput(node);
     };
   }

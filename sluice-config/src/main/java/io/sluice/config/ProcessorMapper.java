@@ -268,8 +268,12 @@ final class ProcessorMapper {
     if (resultFlow != null) {
       resultFlowNames.put(node.get("resultFlow").path(), resultFlow);
     }
+    Template key = node.has("key") ? template(node, "key", null) : null;
+    if (node.has("key") && key == null) {
+      return null;
+    }
     return new BatchExecuteProcessor(
-        launcher, job, node.text("target", BatchExecuteProcessor.DEFAULT_TARGET), resultFlow);
+        launcher, job, node.text("target", BatchExecuteProcessor.DEFAULT_TARGET), resultFlow, key);
   }
 
   /** The launcher every batch-execute of the file starts its job through. */

@@ -34,8 +34,16 @@ final class StrategyMapper {
   private final Map<String, ProcessingStrategy> strategies = new LinkedHashMap<>();
   private boolean defaultBroken;
 
+  /** Where each named serializer a persistent staged flow asks for is named: path to name. */
+  private final Map<String, String> serializerNames = new LinkedHashMap<>();
+
   StrategyMapper(ProblemCollector problems) {
     this.problems = problems;
+  }
+
+  /** Every named serializer a persistent staged flow asked for, by the path that names it. */
+  Map<String, String> serializerNames() {
+    return serializerNames;
   }
 
   /**
@@ -137,10 +145,18 @@ final class StrategyMapper {
         ThreadingProfile receiver = profile(s.get("receiver"));
         ThreadingProfile flow = profile(s.get("flow"));
         ThreadingProfile dispatcher = profile(s.get("dispatcher"));
+        boolean persistent = s.bool("persistent", false);
+        String serializer = s.text("serializer", null);
+        if (serializer != null) {
+          serializerNames.put(s.get("serializer").path(), serializer);
+        }
         yield receiver == null || flow == null || dispatcher == null
             ? null
-            : new ProcessingStrategy.Staged(
-                receiver, flow, dispatcher, s.bool("persistent", false));
+            : problems.attempt(
+                s.path(),
+                () ->
+                    new ProcessingStrategy.Staged(
+                        receiver, flow, dispatcher, persistent, serializer));
       }
       case "auto" -> {
         ProcessingStrategy.Auto d = ProcessingStrategy.Auto.DEFAULT;

@@ -73,7 +73,8 @@ class ABatchInputFromAnySourceIsMappedFromYamlTest {
             """,
             "batch[0].input");
 
-    assertThat(rule).isEqualTo("must hold exactly one of: csv, jsonLines, generator, source");
+    assertThat(rule)
+        .isEqualTo("must hold exactly one of: csv, jsonLines, generator, source, message");
   }
 
   @Test

@@ -1,15 +1,68 @@
 package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.sluice.batch.BatchExecuteProcessor;
+import io.sluice.core.Application;
 import io.sluice.core.Flow;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code batch-execute} in YAML: a flow (a scheduler's, say) starts one of the file's batch jobs.
  */
 class ABatchJobIsStartedFromAFlowInYamlTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void aSchedulerFlowStartsTheJobAndTheResultFlowGetsItsResult() throws Exception {
+    Configuration configuration =
+        ConfigLoader.read(
+            "app.yaml",
+            """
+            sluice:
+              store: { dataDir: data }
+            flows:
+              - name: every-hour
+                source: { scheduler: { frequency: 1h, startDelay: 0s } }
+                processors:
+                  - batch-execute: { job: hourly, resultFlow: report }
+                  - set-payload: { value: "#[vars.batchInstance]" }
+                sinks:
+                  - file-write: { directory: out, fileName: started.txt }
+              - name: report
+                processors:
+                  - set-payload: { value: "#[payload.instance() + ' ' + payload.state() + ' ' + payload.processed()]" }
+                sinks:
+                  - file-write: { directory: out, fileName: result.txt }
+            batch:
+              - name: hourly
+                input: { generator: { count: 250 } }
+                steps: [ { name: load, processors: [ { set-payload: { value: "#[payload * 2]" } } ] } ]
+            """,
+            dir,
+            getClass().getClassLoader());
+    Application app = configuration.application().build();
+    configuration.batch().launcher().bind(app);
+    app.start();
+    try {
+      Path result = dir.resolve("out/result.txt");
+      Path startedFile = dir.resolve("out/started.txt");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.exists(result) && Files.exists(startedFile));
+      String started = Files.readString(startedFile);
+      assertThat(result).hasContent(started + " COMPLETED 250");
+    } finally {
+      configuration.batch().launcher().stopAll(Duration.ofSeconds(30));
+      app.stop();
+    }
+  }
 
   private static final String JOBS =
       """

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A store-put and a persistent vm-publish name the serializer (and so the codec) they write with,
- * and a store-put bounds its store, from YAML; the stored records' headers say which wrote them.
+ * A store-put, a persistent vm-publish and a persistent staged flow name the serializer (and so the
+ * codec) they write with, and a store-put bounds its store, from YAML; the stored records' headers
+ * say which wrote them.
  */
 class EachStoreAndQueueChoosesItsSerializerFromYamlTest {
 
@@ -73,6 +74,66 @@ class EachStoreAndQueueChoosesItsSerializerFromYamlTest {
       assertThat(r.next()).as(sql).isTrue();
       return r.getBytes(1);
     }
+  }
+
+  @Test
+  void aPersistentStagedFlowKeepsItsMessagesWithItsSerializerAndCodec() throws Exception {
+    QueuedRecordHeader.database = data.resolve("sluice.db");
+    String yaml =
+        """
+        sluice: { store: { dataDir: "%s" } }
+        serialization:
+          serializers:
+            compact: { type: jdk, codec: gzip }
+        flows:
+          - name: ingest
+            strategy: { staged: { persistent: true, serializer: compact } }
+            processors:
+              - component: { class: io.sluice.config.QueuedRecordHeader }
+          - name: ingest-plainly
+            strategy: { staged: { persistent: true } }
+            processors:
+              - component: { class: io.sluice.config.QueuedRecordHeader }
+        """
+            .formatted(data);
+    try (Application app = Configs.build(yaml)) {
+      app.start();
+      // jdk is serializer 1; gzip is codec 2, none 0: read while the flow holds the message
+      assertThat(app.send("ingest", Message.of("parcel")).get(10, TimeUnit.SECONDS).payload())
+          .isEqualTo("serializer=1 codec=2");
+      // the default serializer, no codec
+      assertThat(
+              (String)
+                  app.send("ingest-plainly", Message.of("parcel"))
+                      .get(10, TimeUnit.SECONDS)
+                      .payload())
+          .endsWith(" codec=0");
+    }
+  }
+
+  @Test
+  void aSerializerOnAnInMemoryOrUndeclaredStagedFlowIsRefused() {
+    String yaml =
+        """
+        serialization:
+          serializers:
+            compact: { type: jdk, codec: gzip }
+        flows:
+          - name: ingest
+            strategy: { staged: { serializer: compact } }
+            processors: [ { logger: {} } ]
+          - name: kept
+            strategy: { staged: { persistent: true, serializer: tiny } }
+            processors: [ { logger: {} } ]
+        """;
+    assertThat(Configs.rule(yaml, "flows[0].strategy.staged.serializer"))
+        .isEqualTo(
+            "applies only to a persistent staged flow (persistent: true); an in-memory one stores"
+                + " nothing");
+    assertThat(Configs.rule(yaml, "flows[1].strategy.staged.serializer"))
+        .isEqualTo(
+            "is not a named serializer of this configuration; its named serializers: compact,"
+                + " default");
   }
 
   @Test

@@ -50,20 +50,38 @@ public sealed interface ProcessingStrategy
    * @param flow the flow stage
    * @param dispatcher the dispatcher stage
    * @param persistent whether accepted messages are kept in the storage until the flow ends them
+   * @param serializer the named serializer (with its codec) a persistent flow writes its messages
+   *     with, or null for the application's default; readers go by each record's header
    */
   record Staged(
       ThreadingProfile receiver,
       ThreadingProfile flow,
       ThreadingProfile dispatcher,
-      boolean persistent)
+      boolean persistent,
+      String serializer)
       implements ProcessingStrategy {
-    /** Requires all three profiles. */
+    /** Requires all three profiles; a serializer only when persistent. */
     public Staged {
       ConfigProblems problems = new ConfigProblems();
       problems.check(receiver != null, "receiver", null, "is required");
       problems.check(flow != null, "flow", null, "is required");
       problems.check(dispatcher != null, "dispatcher", null, "is required");
+      problems.check(
+          serializer == null || persistent,
+          "serializer",
+          serializer,
+          "applies only to a persistent staged flow (persistent: true); an in-memory one stores"
+              + " nothing");
       problems.throwIfAny();
+    }
+
+    /** Three stages, persistent or not, written with the application's default serializer. */
+    public Staged(
+        ThreadingProfile receiver,
+        ThreadingProfile flow,
+        ThreadingProfile dispatcher,
+        boolean persistent) {
+      this(receiver, flow, dispatcher, persistent, null);
     }
 
     /** Three stages, in memory only. */

@@ -63,7 +63,8 @@ class MigrationsTest {
               "4 batch",
               "5 unreadable_records",
               "6 exclusive_jobs",
-              "7 batch_output");
+              "7 batch_output",
+              "8 batch_input_key");
     }
   }
 
@@ -71,7 +72,7 @@ class MigrationsTest {
   void aSqliteFileWithANewerSchemaIsRefused() throws Exception {
     TestStorages.sqlite(dir, Clock.systemUTC()).close();
     try (Connection c = sqliteFile()) {
-      c.createStatement().execute("INSERT INTO sluice_schema VALUES (7, 'from the future', 0)");
+      c.createStatement().execute("INSERT INTO sluice_schema VALUES (9, 'from the future', 0)");
     }
 
     assertThatThrownBy(() -> TestStorages.sqlite(dir, Clock.systemUTC()))
@@ -79,7 +80,7 @@ class MigrationsTest {
         .hasMessage(
             "The SQLite database "
                 + dir.resolve("sluice.db").toAbsolutePath()
-                + " has schema version 7, this Sluice knows up to 7; upgrade Sluice or use"
+                + " has schema version 9, this Sluice knows up to 8; upgrade Sluice or use"
                 + " another database");
   }
 
@@ -97,7 +98,8 @@ class MigrationsTest {
               "4 batch",
               "5 unreadable_records",
               "6 exclusive_jobs",
-              "7 batch_output");
+              "7 batch_output",
+              "8 batch_input_key");
       ResultSet rs =
           c.createStatement()
               .executeQuery(
@@ -140,7 +142,8 @@ class MigrationsTest {
               "4 batch",
               "5 unreadable_records",
               "6 exclusive_jobs",
-              "7 batch_output");
+              "7 batch_output",
+              "8 batch_input_key");
     }
   }
 
@@ -154,7 +157,7 @@ class MigrationsTest {
           .hasMessageContaining(
               "The PostgreSQL database jdbc:postgresql://127.0.0.1:5432/test?currentSchema="
                   + DB.schema()
-                  + " as postgres has schema version 9, this Sluice knows up to 7; upgrade"
+                  + " as postgres has schema version 9, this Sluice knows up to 8; upgrade"
                   + " Sluice or use another database");
     } finally {
       DB.execute("DELETE FROM sluice_schema WHERE version = 9");
@@ -231,7 +234,8 @@ class MigrationsTest {
             "4 batch",
             "5 unreadable_records",
             "6 exclusive_jobs",
-            "7 batch_output");
+            "7 batch_output",
+            "8 batch_input_key");
     ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sluice_queue_payload");
     rs.next();
     assertThat(rs.getInt(1)).as("payload rows left after the ack").isZero();

@@ -92,7 +92,7 @@ class SqliteFaultsTest {
           .isEqualTo(
               "sqlite "
                   + dir.resolve("sluice.db").toAbsolutePath()
-                  + " (WAL, synchronous=FULL, schema v7)");
+                  + " (WAL, synchronous=FULL, schema v8)");
       assertThat(storage.durable()).isTrue();
     }
   }

@@ -85,6 +85,7 @@ public final class BatchRun {
   private final AtomicInteger groupsInFlight = new AtomicInteger();
   private volatile boolean stopping;
   private volatile boolean loaderDone;
+  private boolean inputRead;
   private final Counter loadedMeter;
   private final Counter processedMeter;
   private final Counter failedMeter;
@@ -273,12 +274,16 @@ public final class BatchRun {
                 "sluice-batch-" + job.name() + "-" + instance + "-output");
       }
       resumeBlocks();
-      if (!at.inputDone()) {
+      inputRead = at.inputDone();
+      if (!inputRead) {
         load(at.inputPosition());
       }
     } catch (RuntimeException e) {
       error.compareAndSet(null, e.getMessage());
       stopping = true;
+    }
+    if (job.input() instanceof MessageRecords records) {
+      records.loadEnded(inputRead, loaded.get());
     }
     try {
       loaderDone = true;
@@ -427,6 +432,7 @@ public final class BatchRun {
       }
       if (end) {
         store.inputDone(instance);
+        inputRead = true;
       }
     }
   }

@@ -90,6 +90,14 @@ public final class BlockStore {
 
   /** A new instance of {@code job}, loading; {@code definition} fingerprints the job's steps. */
   public long create(String job, String definition) {
+    return create(job, definition, null);
+  }
+
+  /**
+   * A new instance of {@code job} started with {@code key} (null: none), loading; the store refuses
+   * a second instance of the job with the same key (a unique index, so across processes too).
+   */
+  public long create(String job, String definition, String key) {
     long now = clock.millis();
     return db.write(
         "create an instance of batch job '" + job + "'",
@@ -97,8 +105,8 @@ public final class BlockStore {
           PreparedStatement insert =
               tx.prepare(
                   "INSERT INTO sluice_batch_instance (job, definition, state, created_at,"
-                      + " updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id");
-          bind(insert, job, definition, BatchState.LOADING.ordinal(), now, now);
+                      + " updated_at, input_key) VALUES (?, ?, ?, ?, ?, ?) RETURNING id");
+          bind(insert, job, definition, BatchState.LOADING.ordinal(), now, now, key);
           try (ResultSet rs = insert.executeQuery()) {
             rs.next();
             return rs.getLong(1);
@@ -440,6 +448,11 @@ public final class BlockStore {
   /** The instance {@code id}, if there is one. */
   public Optional<InstanceTable.Instance> find(long id) {
     return instances.find(id);
+  }
+
+  /** The instance of {@code job} started with {@code key}, if there is one. */
+  public Optional<InstanceTable.Instance> find(String job, String key) {
+    return instances.find(job, key);
   }
 
   /** Up to {@code max} instances, newest first; of {@code job} only unless it is null. */

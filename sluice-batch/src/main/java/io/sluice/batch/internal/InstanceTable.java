@@ -59,6 +59,19 @@ public final class InstanceTable {
         .findFirst();
   }
 
+  /** The instance of {@code job} started with {@code key}, if there is one. */
+  public Optional<Instance> find(String job, String key) {
+    return sql
+        .query(
+            "find the instance of batch job '" + job + "' with key '" + key + "'",
+            COLUMNS + " WHERE job = ? AND input_key = ?",
+            this::instance,
+            job,
+            key)
+        .stream()
+        .findFirst();
+  }
+
   /** Up to {@code max} instances, newest first; of {@code job} only unless it is null. */
   public List<Instance> list(String job, int max) {
     return job == null

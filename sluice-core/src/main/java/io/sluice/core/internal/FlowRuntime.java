@@ -129,7 +129,9 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
         services
             .storage()
             .get()
-            .queue(ProcessingStrategy.Staged.durableName(flow.name()), QueueOptions.DEFAULTS);
+            .queue(
+                ProcessingStrategy.Staged.durableName(flow.name()),
+                QueueOptions.DEFAULTS.withSerializer(staged.serializer()));
     ThreadingProfile receiver = staged.receiver();
     feeder =
         new DurableQueueListener(

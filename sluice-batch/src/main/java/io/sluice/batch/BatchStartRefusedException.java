@@ -1,0 +1,50 @@
+package io.sluice.batch;
+
+import io.sluice.core.SluiceException;
+
+/**
+ * A start of a batch job refused because an instance of it was started with the same key already: a
+ * second would process the same input again. Names the job, the key, its instance and its state.
+ */
+public final class BatchStartRefusedException extends SluiceException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String job;
+  private final String key;
+  private final long instance;
+
+  /** The refusal of a start of {@code job} with {@code key}, taken by {@code instance}. */
+  public BatchStartRefusedException(String job, String key, long instance, String why) {
+    super(
+        "Batch job '"
+            + job
+            + "' was started with key '"
+            + key
+            + "' already: instance "
+            + instance
+            + " "
+            + why
+            + ". A second start with the same key would process the same input again, so it is"
+            + " refused (its message fails, nothing of it is stored); give other input another"
+            + " key");
+    this.job = job;
+    this.key = key;
+    this.instance = instance;
+  }
+
+  /** The job. */
+  public String job() {
+    return job;
+  }
+
+  /** The key the start gave. */
+  public String key() {
+    return key;
+  }
+
+  /** The instance that has the key. */
+  public long instance() {
+    return instance;
+  }
+}

@@ -9,7 +9,8 @@ import java.sql.SQLException;
 
 /**
  * A test component that answers, while its flow holds a message, the serializer and codec ids in
- * the header of the one message kept in the store's persistent queues ({@link #database}).
+ * the header of the newest message kept in the store's persistent queues ({@link #database}): the
+ * one it holds, since an earlier flow's message may not be acknowledged (deleted) yet.
  */
 public final class QueuedRecordHeader {
 
@@ -19,7 +20,7 @@ public final class QueuedRecordHeader {
   /** {@code serializer=<id> codec=<id>} of the kept message's stored record. */
   public String header(Object payload) throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database);
-        PreparedStatement s = c.prepareStatement("SELECT payload FROM sluice_queue_payload");
+        PreparedStatement s = c.prepareStatement("SELECT payload FROM sluice_queue_payload ORDER BY id DESC LIMIT 1");
         ResultSet r = s.executeQuery()) {
       if (!r.next()) {
         return "no message kept";

@@ -112,8 +112,9 @@ final class StrategyMapper {
     }
     ThreadingProfile base = base();
     return switch (name) {
-      case "synchronous" -> defaultBroken ? null : new ProcessingStrategy.Synchronous(base);
-      case "staged" -> defaultBroken ? null : new ProcessingStrategy.Staged(base, base, base);
+      case "synchronous" -> defaultBroken ? null : new ProcessingStrategy.Synchronous(base, base);
+      case "staged" ->
+          defaultBroken ? null : new ProcessingStrategy.Staged(base, base, base, false, null, base);
       case "auto" -> ProcessingStrategy.Auto.DEFAULT;
       default -> {
         problems.add(
@@ -139,24 +140,28 @@ final class StrategyMapper {
     return switch (kind.getKey()) {
       case "synchronous" -> {
         ThreadingProfile receiver = profile(s.get("receiver"));
-        yield receiver == null ? null : new ProcessingStrategy.Synchronous(receiver);
+        ThreadingProfile async = profile(s.get("async"));
+        yield receiver == null || async == null
+            ? null
+            : new ProcessingStrategy.Synchronous(receiver, async);
       }
       case "staged" -> {
         ThreadingProfile receiver = profile(s.get("receiver"));
         ThreadingProfile flow = profile(s.get("flow"));
         ThreadingProfile dispatcher = profile(s.get("dispatcher"));
+        ThreadingProfile async = profile(s.get("async"));
         boolean persistent = s.bool("persistent", false);
         String serializer = s.text("serializer", null);
         if (serializer != null) {
           serializerNames.put(s.get("serializer").path(), serializer);
         }
-        yield receiver == null || flow == null || dispatcher == null
+        yield receiver == null || flow == null || dispatcher == null || async == null
             ? null
             : problems.attempt(
                 s.path(),
                 () ->
                     new ProcessingStrategy.Staged(
-                        receiver, flow, dispatcher, persistent, serializer));
+                        receiver, flow, dispatcher, persistent, serializer, async));
       }
       case "auto" -> {
         ProcessingStrategy.Auto d = ProcessingStrategy.Auto.DEFAULT;

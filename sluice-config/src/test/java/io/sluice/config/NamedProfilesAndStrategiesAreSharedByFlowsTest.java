@@ -71,6 +71,36 @@ class NamedProfilesAndStrategiesAreSharedByFlowsTest {
     }
   }
 
+  @Test
+  void theDefaultProfileReachesTheAsyncScopesPoolUnlessTheStrategyNamesOne() throws Exception {
+    try (Application application =
+        Configs.build(
+            """
+            threading:
+              defaultProfile: { maxThreadsActive: 3 }
+              profiles:
+                wide: { maxThreadsActive: 12 }
+            flows:
+              - name: plain
+                strategy: synchronous
+                processors:
+                  - async: { processors: [ { logger: {} } ] }
+              - name: staged
+                strategy: { staged: { async: wide } }
+                processors:
+                  - async: { processors: [ { logger: {} } ] }
+              - name: inline
+                strategy: { synchronous: { async: { maxThreadsActive: 5 } } }
+            """)) {
+      application.start();
+      assertThat(application.send("plain", Message.of("x")).get(10, TimeUnit.SECONDS).payload())
+          .isEqualTo("x");
+      assertThat(limit(application, "plain", "async")).isEqualTo(3);
+      assertThat(limit(application, "staged", "async")).isEqualTo(12);
+      assertThat(limit(application, "inline", "async")).isEqualTo(5);
+    }
+  }
+
   private static double limit(Application application, String flow, String stage) {
     return application
         .meterRegistry()
@@ -127,13 +157,17 @@ class NamedProfilesAndStrategiesAreSharedByFlowsTest {
     ThreadingProfile byDefault =
         ThreadingProfile.builder().idleTtl(Duration.ofMinutes(5)).maxThreadsIdle(1).build();
     assertThat(flow(application, "bare").strategy())
-        .isEqualTo(new ProcessingStrategy.Synchronous(byDefault));
+        .as("the async scopes' pool starts from the default profile too")
+        .isEqualTo(new ProcessingStrategy.Synchronous(byDefault, byDefault));
     assertThat(flow(application, "partly").strategy())
         .isEqualTo(
             new ProcessingStrategy.Staged(
                 byDefault,
                 byDefault.toBuilder().maxThreadsActive(4).build(),
-                byDefault.toBuilder().maxThreadsActive(2).build()));
+                byDefault.toBuilder().maxThreadsActive(2).build(),
+                false,
+                null,
+                byDefault));
     assertThat(flow(application, "own").strategy()).isEqualTo(ProcessingStrategy.Auto.DEFAULT);
   }
 
@@ -157,10 +191,11 @@ class NamedProfilesAndStrategiesAreSharedByFlowsTest {
             .exhaustedAction(ExhaustedAction.REJECT)
             .build();
     assertThat(flow(application, "a").strategy())
-        .isEqualTo(new ProcessingStrategy.Synchronous(base));
+        .isEqualTo(new ProcessingStrategy.Synchronous(base, base));
     assertThat(flow(application, "b").strategy())
         .isEqualTo(
-            new ProcessingStrategy.Synchronous(base.toBuilder().maxThreadsActive(32).build()));
+            new ProcessingStrategy.Synchronous(
+                base.toBuilder().maxThreadsActive(32).build(), base));
   }
 
   @Test

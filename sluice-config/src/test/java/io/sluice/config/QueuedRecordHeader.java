@@ -20,7 +20,9 @@ public final class QueuedRecordHeader {
   /** {@code serializer=<id> codec=<id>} of the kept message's stored record. */
   public String header(Object payload) throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database);
-        PreparedStatement s = c.prepareStatement("SELECT payload FROM sluice_queue_payload ORDER BY id DESC LIMIT 1");
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT payload FROM sluice_queue_payload ORDER BY id DESC LIMIT 1");
         ResultSet r = s.executeQuery()) {
       if (!r.next()) {
         return "no message kept";

@@ -22,13 +22,21 @@ public sealed interface ProcessingStrategy
    * whole flow, blocking calls included.
    *
    * @param receiver the receiver pool
+   * @param async the pool of the flow's {@code async} scopes (null: the built-in defaults)
    */
-  record Synchronous(ThreadingProfile receiver) implements ProcessingStrategy {
+  record Synchronous(ThreadingProfile receiver, ThreadingProfile async)
+      implements ProcessingStrategy {
     /** Requires a profile. */
     public Synchronous {
       if (receiver == null) {
         throw new ConfigurationException(ConfigProblem.of("receiver", null, "is required"));
       }
+      async = async == null ? ThreadingProfile.DEFAULT : async;
+    }
+
+    /** A receiver pool, the async scopes' pool with the built-in defaults. */
+    public Synchronous(ThreadingProfile receiver) {
+      this(receiver, null);
     }
 
     @Override
@@ -52,13 +60,15 @@ public sealed interface ProcessingStrategy
    * @param persistent whether accepted messages are kept in the storage until the flow ends them
    * @param serializer the named serializer (with its codec) a persistent flow writes its messages
    *     with, or null for the application's default; readers go by each record's header
+   * @param async the pool of the flow's {@code async} scopes (null: the built-in defaults)
    */
   record Staged(
       ThreadingProfile receiver,
       ThreadingProfile flow,
       ThreadingProfile dispatcher,
       boolean persistent,
-      String serializer)
+      String serializer,
+      ThreadingProfile async)
       implements ProcessingStrategy {
     /** Requires all three profiles; a serializer only when persistent. */
     public Staged {
@@ -73,6 +83,17 @@ public sealed interface ProcessingStrategy
           "applies only to a persistent staged flow (persistent: true); an in-memory one stores"
               + " nothing");
       problems.throwIfAny();
+      async = async == null ? ThreadingProfile.DEFAULT : async;
+    }
+
+    /** Three stages, the async scopes' pool with the built-in defaults. */
+    public Staged(
+        ThreadingProfile receiver,
+        ThreadingProfile flow,
+        ThreadingProfile dispatcher,
+        boolean persistent,
+        String serializer) {
+      this(receiver, flow, dispatcher, persistent, serializer, null);
     }
 
     /** Three stages, persistent or not, written with the application's default serializer. */

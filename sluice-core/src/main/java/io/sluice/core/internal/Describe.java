@@ -28,7 +28,7 @@ final class Describe {
   static String strategy(ProcessingStrategy strategy) {
     return switch (strategy) {
       case ProcessingStrategy.Synchronous s ->
-          "synchronous(receiver " + profile(s.receiver()) + ")";
+          "synchronous(receiver " + profile(s.receiver()) + async(s.async()) + ")";
       case ProcessingStrategy.Staged s ->
           "staged("
               + (s.persistent() ? "persistent, " : "")
@@ -38,6 +38,7 @@ final class Describe {
               + profile(s.flow())
               + ", dispatcher "
               + profile(s.dispatcher())
+              + async(s.async())
               + ")";
       case ProcessingStrategy.Auto a ->
           "auto(maxInFlight "
@@ -52,6 +53,11 @@ final class Describe {
               + Runtime.getRuntime().availableProcessors()
               + ")";
     };
+  }
+
+  /** The async scopes' pool, when it is not the built-in one. */
+  private static String async(ThreadingProfile p) {
+    return p.equals(ThreadingProfile.DEFAULT) ? "" : ", async " + profile(p);
   }
 
   private static String profile(ThreadingProfile p) {

@@ -2,7 +2,6 @@ package io.sluice.core.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.ProcessingStrategy;
-import io.sluice.core.ThreadingProfile;
 import io.sluice.core.spi.Processor;
 import java.util.List;
 
@@ -22,7 +21,7 @@ final class StagedEngine extends PooledEngine {
         new ProfiledExecutor(flow, "receiver", strategy.receiver(), registry),
         new ProfiledExecutor(flow, "flow", strategy.flow(), registry),
         new ProfiledExecutor(flow, "dispatcher", strategy.dispatcher(), registry),
-        new ProfiledExecutor(flow, "async", ThreadingProfile.DEFAULT, registry));
+        new ProfiledExecutor(flow, "async", strategy.async(), registry));
   }
 
   private StagedEngine(

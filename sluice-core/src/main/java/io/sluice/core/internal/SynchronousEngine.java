@@ -2,7 +2,6 @@ package io.sluice.core.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.ProcessingStrategy;
-import io.sluice.core.ThreadingProfile;
 import io.sluice.core.spi.Processor;
 import java.util.List;
 
@@ -15,7 +14,7 @@ final class SynchronousEngine extends PooledEngine {
   SynchronousEngine(String flow, ProcessingStrategy.Synchronous strategy, MeterRegistry registry) {
     this(
         new ProfiledExecutor(flow, "receiver", strategy.receiver(), registry),
-        new ProfiledExecutor(flow, "async", ThreadingProfile.DEFAULT, registry));
+        new ProfiledExecutor(flow, "async", strategy.async(), registry));
   }
 
   private SynchronousEngine(ProfiledExecutor receiver, ProfiledExecutor async) {

@@ -59,6 +59,7 @@ class FiveNodeProcessesRunEachKeyOneJobAtATimeTest {
     try (Connection c = DriverManager.getConnection(DB.url(), PostgresTestDatabase.USER, null);
         Statement s = c.createStatement()) {
       s.execute("DROP TABLE IF EXISTS cluster_keyed_runs");
+      s.execute("DROP TABLE IF EXISTS cluster_kill");
       s.execute(
           "CREATE TABLE cluster_keyed_runs (run BIGSERIAL PRIMARY KEY, job_id BIGINT NOT NULL,"
               + " exclusive_key TEXT, seq INT NOT NULL, node TEXT NOT NULL,"

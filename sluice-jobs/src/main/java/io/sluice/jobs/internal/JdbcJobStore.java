@@ -443,8 +443,8 @@ public final class JdbcJobStore implements JobStore {
 
   /**
    * Claims, in {@code tx}, the due jobs of the exclusive keys free to take, for at most {@code
-   * slots} keys (a key's jobs run one after another: one slot); the ids of {@code done} are this
-   * lease's jobs completed in the same commit, which hold their key no longer.
+   * slots} keys (a key's jobs run one after another: one slot). The jobs this lease finished must
+   * be completed before, in {@code tx}, for their keys to count as free.
    */
   private List<Row> claimKeyed(
       JdbcAccess.Transaction tx,
@@ -536,8 +536,6 @@ public final class JdbcJobStore implements JobStore {
     }
     List<String> sorted = List.copyOf(new TreeSet<>(types));
     long now = clock.millis();
-    // On PostgreSQL the completion rides in the claim's statement; elsewhere it runs before it in
-    // the same transaction.
     Map<Long, byte[]> payloads = new HashMap<>();
     Set<Long> completed = new LinkedHashSet<>();
     List<Row> rows =
@@ -551,12 +549,17 @@ public final class JdbcJobStore implements JobStore {
               // The finished jobs are completed first when keyed jobs are due, so that the keys
               // they held are free to take in this claim; else, on PostgreSQL, in the statement
               // of the claim of jobs without a key.
-              boolean together =
-                  !done.isEmpty() && sql.oneStatement() && !keyedDue(tx, sorted, now);
+              // One look at the keyed jobs' index (empty when no job has a key) decides both: a
+              // claim of jobs without keys alone pays that one lookup.
+              boolean keyed = keyedDue(tx, sorted, now);
+              boolean together = !done.isEmpty() && sql.oneStatement() && !keyed;
               if (!done.isEmpty() && !together) {
                 completed.addAll(deleteHeld(tx::prepare, done, lease));
               }
-              List<Row> claimed = new ArrayList<>(claimKeyed(tx, lease, sorted, max, payloads));
+              List<Row> claimed =
+                  keyed
+                      ? new ArrayList<>(claimKeyed(tx, lease, sorted, max, payloads))
+                      : new ArrayList<>();
               int slots = max - keySlots(claimed);
               if (slots == 0) {
                 if (together) {

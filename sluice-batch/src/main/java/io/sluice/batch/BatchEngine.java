@@ -94,16 +94,13 @@ public final class BatchEngine {
       try {
         created = store.create(job.name(), job.definition(), key);
       } catch (RuntimeException e) {
-        // Another process created it between the look and the insert: the unique index said no.
-        same = store.find(job.name(), key);
-        if (same.isEmpty()) {
-          throw e;
-        }
-        created = -1;
+        // Another start created it between the look and the insert: the unique index said no.
+        // That start runs it now; resuming it here would run one instance twice.
+        InstanceTable.Instance other = store.find(job.name(), key).orElseThrow(() -> e);
+        throw new BatchStartRefusedException(
+            job.name(), key, other.id(), "is being started by another start with the same key");
       }
-      if (created >= 0) {
-        return execute(job, created);
-      }
+      return execute(job, created);
     }
     InstanceTable.Instance at = same.get();
     String why;

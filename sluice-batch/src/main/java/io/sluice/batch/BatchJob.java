@@ -1,5 +1,6 @@
 package io.sluice.batch;
 
+import io.sluice.batch.internal.MessageInput;
 import io.sluice.core.ConfigProblems;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.ProcessingStrategy;
@@ -260,6 +261,12 @@ public final class BatchJob {
           "a job with an output may not name a step '"
               + BatchRecord.OUTPUT
               + "': records the output cannot write fail there");
+      problems.check(
+          output == null || !(input instanceof MessageInput),
+          "output",
+          output == null ? null : "csv",
+          "a job whose input is the message starts an instance per message, and each would"
+              + " write the output file afresh over the one before: write from a step instead");
       problems.check(
           maxFailedRecords >= UNLIMITED,
           "maxFailedRecords",

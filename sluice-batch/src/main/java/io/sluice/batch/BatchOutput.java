@@ -42,7 +42,8 @@ public interface BatchOutput {
    * gives the values in order (as many as there are columns); any other payload is the one value of
    * a one-column file. A value is written as its text ({@code null} as an empty field, a {@code
    * BigDecimal} without exponent), quoted as RFC 4180 says when it holds a comma, a quote or a line
-   * end. What {@link BatchInput#csv} reads back is what was written.
+   * end. What {@link BatchInput#csv} reads back is what was written, but for a value holding a line
+   * end (that input reads a line at a time).
    */
   static BatchOutput csv(Path file, List<String> columns) {
     return CsvOutput.of(Require.nonNull(file, "file"), Require.nonNull(columns, "columns"));

@@ -1,6 +1,7 @@
 package io.sluice.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
@@ -58,6 +59,19 @@ class ACsvOutputHoldsEachRecordOnceInInputOrderTest {
         .maxFailedRecords(BatchJob.UNLIMITED)
         .step(step.build())
         .build();
+  }
+
+  @Test
+  void aJobOfTheMessageMayNotHaveAnOutputEachMessageWouldWriteItAfresh() {
+    assertThatThrownBy(
+            () ->
+                BatchJob.builder("orders")
+                    .input(BatchInput.message())
+                    .output(BatchOutput.csv(out, OrdersCsv.COLUMNS))
+                    .step(BatchStep.builder("transform").processor(OrdersCsv.transform()).build())
+                    .build())
+        .hasMessageContaining("output")
+        .hasMessageContaining("starts an instance per message");
   }
 
   private List<String> lines() throws IOException {

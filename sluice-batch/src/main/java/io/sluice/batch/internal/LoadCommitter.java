@@ -33,6 +33,12 @@ final class LoadCommitter implements AutoCloseable {
   private final Thread thread;
   private volatile RuntimeException failure;
 
+  /**
+   * Whether {@link #failure} was thrown already: thrown again by close(), try-with-resources would
+   * add it to itself as suppressed, which throws "Self-suppression not permitted" and hides it.
+   */
+  private volatile boolean failureThrown;
+
   private LoadCommitter(Consumer<List<Group>> store, Runnable stored, String threadName) {
     this.store = store;
     this.stored = stored;
@@ -76,7 +82,8 @@ final class LoadCommitter implements AutoCloseable {
 
   private void throwIfFailed() {
     RuntimeException e = failure;
-    if (e != null) {
+    if (e != null && !failureThrown) {
+      failureThrown = true;
       throw e;
     }
   }

@@ -89,7 +89,9 @@ public final class SqliteStorageFactory implements StorageFactory {
             ? SQLiteConfig.SynchronousMode.FULL
             : SQLiteConfig.SynchronousMode.NORMAL);
     int version;
-    try (Connection check = writerConfig.createConnection(url)) {
+    SqliteNativeLibrary.beforeFirstUse();
+    try (Connection check = firstConnection(writerConfig, url)) {
+      SqliteNativeLibrary.afterFirstUse();
       checkIntegrity(check, file);
       version = Migrations.migrate(check, Dialect.SQLITE, clock, "The SQLite database " + file);
       releaseStaleLocks(check, clock, file);
@@ -211,6 +213,27 @@ public final class SqliteStorageFactory implements StorageFactory {
     SQLiteConfig sqlite = new SQLiteConfig();
     sqlite.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
     return sqlite;
+  }
+
+  /**
+   * A connection. Should the driver fail to load a kept native library, the copy is removed and the
+   * error says so: the driver loads no other library in the same process, the next run extracts its
+   * own.
+   */
+  private static Connection firstConnection(SQLiteConfig config, String url) throws SQLException {
+    try {
+      return config.createConnection(url);
+    } catch (SQLException e) {
+      if (SqliteNativeLibrary.forgetKeptCopy()) {
+        throw new StoreException(
+            "Could not open the SQLite store: "
+                + JdbcFailures.rootMessage(e)
+                + "; the SQLite library kept by an earlier run could not be loaded and was"
+                + " removed: the next run extracts the driver's own",
+            e);
+      }
+      throw e;
+    }
   }
 
   private static HikariDataSource readers(String url, SQLiteConfig config, Path file) {

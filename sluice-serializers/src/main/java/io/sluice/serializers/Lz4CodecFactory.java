@@ -12,6 +12,11 @@ public final class Lz4CodecFactory implements CodecFactory {
   public Lz4CodecFactory() {}
 
   @Override
+  public int id() {
+    return Lz4Codec.ID;
+  }
+
+  @Override
   public String name() {
     return "lz4";
   }

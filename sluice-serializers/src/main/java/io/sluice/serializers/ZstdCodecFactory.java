@@ -10,6 +10,11 @@ public final class ZstdCodecFactory implements CodecFactory {
   public ZstdCodecFactory() {}
 
   @Override
+  public int id() {
+    return ZstdCodec.ID;
+  }
+
+  @Override
   public String name() {
     return "zstd";
   }

@@ -82,6 +82,15 @@ public final class StoredValues {
     List<ConfigProblem> problems = new ArrayList<>();
     ObjectSerializer chosenSerializer = registry.serializer(serializerName, "serializer", problems);
     Codec chosenCodec = registry.codec(codecName, "codec", problems);
+    if (chosenCodec instanceof LazyCodec lazy) {
+      try {
+        lazy.makeNow();
+      } catch (RuntimeException | LinkageError e) {
+        problems.add(
+            ConfigProblem.of(
+                "codec", codecName, "is an installed codec that could not be made: " + e));
+      }
+    }
     if (!problems.isEmpty()) {
       throw new ConfigurationException(problems);
     }
@@ -484,7 +493,10 @@ public final class StoredValues {
       Map<Integer, String> codecIds = new TreeMap<>();
       codecByName.forEach(
           (name, factory) -> {
-            Codec made = make(() -> factory.create(null), "codec", name, problems);
+            Codec made =
+                factory.id() >= 0
+                    ? new LazyCodec(factory, name, factory.id())
+                    : make(() -> factory.create(null), "codec", name, problems);
             if (made != null && checkId(made.id(), 0, name, "codec", codecIds, problems)) {
               codecs.put(name, made);
             }
@@ -528,6 +540,18 @@ public final class StoredValues {
         views.put(
             s.name(),
             new StoredValues(config, registry, chosen, by, s.name(), s.level(), false, views));
+      }
+      for (StoredValues view : views.values()) {
+        if (view.codec instanceof LazyCodec lazy) {
+          make(
+              () -> {
+                lazy.makeNow();
+                return lazy;
+              },
+              "codec",
+              lazy.name(),
+              problems);
+        }
       }
       if (!problems.isEmpty()) {
         throw new ConfigurationException(problems);

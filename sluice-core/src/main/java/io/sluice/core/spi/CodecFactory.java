@@ -14,4 +14,13 @@ public interface CodecFactory {
    * support is a {@link io.sluice.core.ConfigurationException} naming it and the valid range.
    */
   Codec create(Integer level);
+
+  /**
+   * The id of the codecs it makes, when it knows it without making one; -1 (the default) when it
+   * does not. A codec whose id is known is made when a record first needs it, not at start: a codec
+   * that loads a native library (LZ4, ZSTD) costs a start that never uses it nothing.
+   */
+  default int id() {
+    return -1;
+  }
 }

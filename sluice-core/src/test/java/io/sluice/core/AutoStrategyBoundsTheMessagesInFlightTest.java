@@ -56,7 +56,11 @@ class AutoStrategyBoundsTheMessagesInFlightTest {
               FlowBusyException.class,
               busy -> {
                 assertThat(busy.stage()).isEqualTo("auto");
-                assertThat(busy.getMessage()).contains("maxInFlight 3");
+                assertThat(busy.reason()).isEqualTo(FlowBusyException.Reason.IN_FLIGHT_LIMIT);
+                assertThat(busy.getMessage())
+                    .contains("maxInFlight 3")
+                    .contains("Raise the flow's maxInFlight")
+                    .doesNotContain("maxThreadsActive");
               });
       assertThat(
               app.meterRegistry()
@@ -106,7 +110,14 @@ class AutoStrategyBoundsTheMessagesInFlightTest {
     try (Application app = start(ExhaustedAction.WAIT)) {
       fill(app);
       CompletableFuture<Message> fourth = app.send("bounded", Message.of(4));
-      assertThatThrownBy(fourth::get).cause().isInstanceOf(FlowBusyException.class);
+      assertThatThrownBy(fourth::get)
+          .cause()
+          .isInstanceOfSatisfying(
+              FlowBusyException.class,
+              busy ->
+                  assertThat(busy.getMessage())
+                      .contains("Raise the flow's maxInFlight")
+                      .doesNotContain("maxThreadsActive"));
       gate.open();
     }
   }

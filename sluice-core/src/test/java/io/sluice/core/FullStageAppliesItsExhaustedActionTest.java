@@ -72,6 +72,11 @@ class FullStageAppliesItsExhaustedActionTest {
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
           .isGreaterThanOrEqualTo(300);
       assertFlowBusy(late, "receiver");
+      assertThat(late.exceptionNow())
+          .hasMessageContaining("waited PT0.3S")
+          .hasMessageContaining("or its waitTimeout (Mule's threadWaitTimeout)");
+      assertThat(((FlowBusyException) late.exceptionNow()).reason())
+          .isEqualTo(FlowBusyException.Reason.WAIT_TIMED_OUT);
       assertThat(counter(app, "sluice.stage.rejected")).isEqualTo(1);
       gate.open();
     }
@@ -84,6 +89,9 @@ class FullStageAppliesItsExhaustedActionTest {
       CompletableFuture<Message> late = app.send("full", Message.of("late"));
       assertThat(late).isCompletedExceptionally();
       assertFlowBusy(late, "receiver");
+      assertThat(late.exceptionNow())
+          .hasMessageContaining("Raise the stage's maxThreadsActive or maxQueue")
+          .hasMessageContaining("choose exhaustedAction WAIT");
       assertThat(counter(app, "sluice.stage.rejected")).isEqualTo(1);
       assertThat(outcome(app, "refused")).isEqualTo(1);
       gate.open();

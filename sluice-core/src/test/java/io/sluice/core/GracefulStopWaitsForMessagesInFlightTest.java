@@ -92,6 +92,12 @@ class GracefulStopWaitsForMessagesInFlightTest {
     assertThat(app.stop()).isTrue();
     CompletableFuture<Message> late = app.send("stopping", Message.of(1));
     assertThat(late).isCompletedExceptionally();
-    assertThat(late.exceptionNow()).isInstanceOf(FlowBusyException.class);
+    assertThat(late.exceptionNow())
+        .isInstanceOfSatisfying(
+            FlowBusyException.class,
+            busy -> assertThat(busy.reason()).isEqualTo(FlowBusyException.Reason.NOT_RUNNING))
+        .hasMessageContaining("start the application (or the flow) first")
+        .hasMessageNotContaining("maxThreadsActive")
+        .hasMessageNotContaining("maxInFlight");
   }
 }

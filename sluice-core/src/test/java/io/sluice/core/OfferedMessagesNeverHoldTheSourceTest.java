@@ -71,7 +71,13 @@ class OfferedMessagesNeverHoldTheSourceTest {
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1_000);
       assertThat(late).isCompletedExceptionally();
       assertThat(late.exceptionNow()).isInstanceOf(FlowBusyException.class);
-      assertThat(((FlowBusyException) late.exceptionNow()).stage()).isEqualTo(stage);
+      FlowBusyException busy = (FlowBusyException) late.exceptionNow();
+      assertThat(busy.stage()).isEqualTo(stage);
+      assertThat(busy.reason()).isEqualTo(FlowBusyException.Reason.SOURCE_CANNOT_WAIT);
+      assertThat(busy)
+          .hasMessageContaining("The source answers busy rather than wait")
+          .hasMessageContaining(
+              "auto".equals(stage) ? "raise the flow's maxInFlight" : "maxThreadsActive");
       assertThat(gate.entered()).isEqualTo(1);
 
       gate.open();

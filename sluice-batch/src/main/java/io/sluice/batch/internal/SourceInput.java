@@ -117,7 +117,11 @@ public final class SourceInput implements BatchInput {
       Pending pending = new Pending(message, new CompletableFuture<>());
       if (closed || !handed.offer(pending)) {
         return CompletableFuture.failedFuture(
-            new FlowBusyException(flowName(), "batch input", "the loader has " + HAND_OVER));
+            new FlowBusyException(
+                flowName(),
+                "batch input",
+                FlowBusyException.Reason.LOADER_FULL,
+                "the loader has " + HAND_OVER));
       }
       return afterClose(pending);
     }

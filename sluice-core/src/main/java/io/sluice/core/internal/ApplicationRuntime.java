@@ -167,7 +167,11 @@ public final class ApplicationRuntime {
     }
     if (stopping) {
       return CompletableFuture.failedFuture(
-          new FlowBusyException(flow, "receiver", "the application is stopping"));
+          new FlowBusyException(
+              flow,
+              "receiver",
+              FlowBusyException.Reason.NOT_RUNNING,
+              "the application is stopping"));
     }
     return runtime.submit(message);
   }

@@ -108,6 +108,9 @@ final class AutoEngine extends Engine {
           new FlowBusyException(
               flow,
               "auto",
+              execution.mayWait()
+                  ? FlowBusyException.Reason.IN_FLIGHT_LIMIT
+                  : FlowBusyException.Reason.SOURCE_CANNOT_WAIT,
               "maxInFlight "
                   + config.maxInFlight()
                   + " reached, "

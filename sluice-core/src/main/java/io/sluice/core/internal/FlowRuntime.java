@@ -157,6 +157,7 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
                 new FlowBusyException(
                     flow.name(),
                     "receiver",
+                    FlowBusyException.Reason.NOT_RUNNING,
                     "the flow stopped; the message is kept and is processed after the next"
                         + " start")));
     waiting.clear();
@@ -271,7 +272,11 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
     if (!accepting) {
       refused.increment();
       return CompletableFuture.failedFuture(
-          new FlowBusyException(flow.name(), "receiver", "the flow is not running"));
+          new FlowBusyException(
+              flow.name(),
+              "receiver",
+              FlowBusyException.Reason.NOT_RUNNING,
+              "the flow is not running"));
     }
     String key = runId + ":" + submitted.incrementAndGet();
     CompletableFuture<Message> result = new CompletableFuture<>();
@@ -294,7 +299,11 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
       refused.increment();
       inFlight.exit();
       return CompletableFuture.failedFuture(
-          new FlowBusyException(flow.name(), "receiver", "the flow is not running"));
+          new FlowBusyException(
+              flow.name(),
+              "receiver",
+              FlowBusyException.Reason.NOT_RUNNING,
+              "the flow is not running"));
     }
     Execution execution = new Execution(this, chain, message);
     if (!mayWait) {

@@ -113,7 +113,9 @@ final class ProfiledExecutor {
     if (pool.isShutdown()) {
       submitted.decrementAndGet();
       rejected.increment();
-      task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
+      task.refused(
+          new FlowBusyException(
+              flow, stage, FlowBusyException.Reason.NOT_RUNNING, "the flow is stopping"));
       return;
     }
     if (!task.mayWait()
@@ -122,7 +124,12 @@ final class ProfiledExecutor {
       // An offered message: the source's thread must not wait nor run the flow; it answers busy.
       submitted.decrementAndGet();
       rejected.increment();
-      task.refused(new FlowBusyException(flow, stage, "the source cannot wait, " + state()));
+      task.refused(
+          new FlowBusyException(
+              flow,
+              stage,
+              FlowBusyException.Reason.SOURCE_CANNOT_WAIT,
+              "the source cannot wait, " + state()));
       return;
     }
     if (profile.exhaustedAction() == ExhaustedAction.WAIT && waitForRoom(task)) {
@@ -139,6 +146,7 @@ final class ProfiledExecutor {
             new FlowBusyException(
                 flow,
                 stage,
+                FlowBusyException.Reason.WAIT_TIMED_OUT,
                 (Thread.currentThread().isInterrupted()
                         ? "interrupted while waiting, "
                         : "waited " + profile.waitTimeout() + ", ")
@@ -156,7 +164,9 @@ final class ProfiledExecutor {
       case DISCARD_OLDEST -> {
         // The pool stopped while the task looked for room: nothing was dropped for it.
         rejected.increment();
-        task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
+        task.refused(
+            new FlowBusyException(
+                flow, stage, FlowBusyException.Reason.NOT_RUNNING, "the flow is stopping"));
       }
     }
   }
@@ -184,7 +194,9 @@ final class ProfiledExecutor {
         if (pool.isShutdown() && pool.remove(task)) {
           submitted.decrementAndGet();
           rejected.increment();
-          task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
+          task.refused(
+              new FlowBusyException(
+                  flow, stage, FlowBusyException.Reason.NOT_RUNNING, "the flow is stopping"));
         }
         return true;
       }
@@ -214,7 +226,9 @@ final class ProfiledExecutor {
       if (pool.isShutdown() && pool.remove(task)) {
         submitted.decrementAndGet();
         rejected.increment();
-        task.refused(new FlowBusyException(flow, stage, "the flow is stopping"));
+        task.refused(
+            new FlowBusyException(
+                flow, stage, FlowBusyException.Reason.NOT_RUNNING, "the flow is stopping"));
       }
       return true;
     } catch (InterruptedException e) {
@@ -253,7 +267,12 @@ final class ProfiledExecutor {
       submitted.decrementAndGet();
       if (dropped instanceof StageTask task) {
         rejected.increment();
-        task.refused(new FlowBusyException(flow, stage, "the flow stopped before it ran"));
+        task.refused(
+            new FlowBusyException(
+                flow,
+                stage,
+                FlowBusyException.Reason.NOT_RUNNING,
+                "the flow stopped before it ran"));
       }
     }
   }

@@ -7,6 +7,7 @@ import io.sluice.batch.internal.MessageInput;
 import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
+import io.sluice.core.SluiceException;
 import io.sluice.core.store.Require;
 import io.sluice.jdbc.JdbcAccess;
 import java.util.List;
@@ -64,19 +65,66 @@ public final class BatchEngine {
    * the same configuration after a crash does), or starts a new one when there is none.
    */
   public Execution run(BatchJob job) {
+    return run(job, Map.<String, Object>of());
+  }
+
+  /**
+   * Resumes the newest unfinished instance of {@code job} with the same definition and the same
+   * {@code parameters}, or starts a new one with them when there is none. The parameters (Spring
+   * Batch's job parameters; a flow's variables when batch-execute starts it) are stored with the
+   * instance, and every record's message carries them as variables.
+   */
+  public Execution run(BatchJob job, Map<String, Object> parameters) {
     readable(job);
+    Map<String, Object> given = Map.copyOf(parameters);
     Optional<InstanceTable.Instance> unfinished =
         store.list(job.name(), 20).stream()
             .filter(i -> i.state().resumable() && i.definition().equals(job.definition()))
             .filter(i -> !running.containsKey(i.id()))
+            .filter(i -> store.parameters(i.id()).equals(given))
             .findFirst();
-    return unfinished.isPresent() ? execute(job, unfinished.get().id()) : start(job);
+    return unfinished.isPresent() ? execute(job, unfinished.get().id()) : start(job, given);
   }
 
   /** Starts a new instance of {@code job}. */
   public Execution start(BatchJob job) {
+    return start(job, Map.of());
+  }
+
+  /**
+   * Starts a new instance of {@code job} with {@code parameters}: stored with it, and every
+   * record's message carries them as variables. A value the application's serializer cannot store
+   * is a {@link SluiceException} naming it.
+   */
+  public Execution start(BatchJob job, Map<String, Object> parameters) {
     readable(job);
-    return execute(job, store.create(job.name(), job.definition()));
+    return execute(
+        job, store.create(job.name(), job.definition(), null, storable(job, parameters)));
+  }
+
+  /** {@code parameters}, each checked to be storable: the failure names the one that is not. */
+  private Map<String, Object> storable(BatchJob job, Map<String, Object> parameters) {
+    for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
+      try {
+        application.storedValues().write(parameter.getValue());
+      } catch (RuntimeException e) {
+        throw new SluiceException(
+            "Batch job '"
+                + job.name()
+                + "' cannot start: its parameter '"
+                + parameter.getKey()
+                + "' (a "
+                + (parameter.getValue() == null
+                    ? "null"
+                    : parameter.getValue().getClass().getName())
+                + ") cannot be stored with the instance: "
+                + e.getMessage()
+                + ". A start from a flow takes the message's variables as parameters: remove that"
+                + " variable before batch-execute, or make its value storable",
+            e);
+      }
+    }
+    return parameters;
   }
 
   /**
@@ -86,13 +134,22 @@ public final class BatchEngine {
    * naming the key and the instance that has it (running, ended, or of other steps).
    */
   public Execution run(BatchJob job, String key) {
+    return run(job, key, Map.of());
+  }
+
+  /**
+   * As {@link #run(BatchJob, String)}; a new instance is started with {@code parameters}, one
+   * resumed keeps those it was started with.
+   */
+  public Execution run(BatchJob job, String key, Map<String, Object> parameters) {
     readable(job);
     Require.nonNull(key, "key");
     Optional<InstanceTable.Instance> same = store.find(job.name(), key);
     if (same.isEmpty()) {
       long created;
+      Map<String, Object> stored = storable(job, parameters);
       try {
-        created = store.create(job.name(), job.definition(), key);
+        created = store.create(job.name(), job.definition(), key, stored);
       } catch (RuntimeException e) {
         // Another start created it between the look and the insert: the unique index said no.
         // That start runs it now; resuming it here would run one instance twice.
@@ -210,7 +267,7 @@ public final class BatchEngine {
   }
 
   private Execution execute(BatchJob job, long id) {
-    BatchRun run = new BatchRun(job, store, id, application);
+    BatchRun run = new BatchRun(job, store, id, application, store.parameters(id));
     if (running.putIfAbsent(id, run) != null) {
       throw refused(id, "instance " + id + " runs already");
     }

@@ -12,7 +12,8 @@ import java.util.Objects;
  * instance's id goes into a variable, the message is otherwise unchanged. A job whose input is the
  * message takes the elements of the payload as its records, and the flow goes on once they are
  * stored; any other job goes on at once. The job runs in this process, through the {@link
- * BatchLauncher} of the configuration; its result can go to a flow when it ends. A key, made from
+ * BatchLauncher} of the configuration; its result can go to a flow when it ends. The message's
+ * variables are the instance's parameters: every record's message carries them. A key, made from
  * the message, names the input: a second start with a key already used is refused. A start refused
  * (the key used, an instance of the job running already, a payload with no records) fails the
  * message, naming why.

@@ -30,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * resumes the job's unfinished instance, if a crash or a stop left one with the same steps, rather
  * than begin a second one over the same input. A job whose input is the message takes its records
  * from the message that starts it; a key makes "the same input" explicit for any job: one instance
- * per key, ever.
+ * per key, ever. The starting message's variables are the instance's parameters (kept with it, so a
+ * resumed instance has them): every record's message carries them as variables, and so does its
+ * result on the way to the result flow. A start resumes only an unfinished instance started with
+ * the same parameters.
  */
 public final class BatchLauncher {
 
@@ -119,8 +122,10 @@ public final class BatchLauncher {
       }
       MessageRecords records = MessageRecords.of(job, message.payload());
       BatchJob run = definition.withInput(records);
-      BatchEngine.Execution execution = key == null ? bound.start(run) : bound.run(run, key);
-      follow(job, execution, resultFlow);
+      Map<String, Object> parameters = message.variables();
+      BatchEngine.Execution execution =
+          key == null ? bound.start(run, parameters) : bound.run(run, key, parameters);
+      follow(job, execution, resultFlow, parameters);
       awaitStored(job, execution, records);
       return execution;
     }
@@ -136,17 +141,22 @@ public final class BatchLauncher {
                 + definition.input().describe()
                 + ") again. Start it again once that one ended");
       }
+      Map<String, Object> parameters = message == null ? Map.of() : message.variables();
       BatchEngine.Execution execution =
-          key == null ? bound.run(definition) : bound.run(definition, key);
+          key == null ? bound.run(definition, parameters) : bound.run(definition, key, parameters);
       running.put(job, execution);
       execution.result().whenComplete((result, error) -> running.remove(job, execution));
-      follow(job, execution, resultFlow);
+      follow(job, execution, resultFlow, parameters);
       return execution;
     }
   }
 
   /** Keeps {@code execution} for {@link #stopAll} until it ends, then hands on its result. */
-  private void follow(String job, BatchEngine.Execution execution, String resultFlow) {
+  private void follow(
+      String job,
+      BatchEngine.Execution execution,
+      String resultFlow,
+      Map<String, Object> parameters) {
     started.add(execution);
     execution
         .result()
@@ -156,7 +166,7 @@ public final class BatchLauncher {
               if (error != null) {
                 LOG.error("Batch job '{}' instance {} failed", job, execution.instance(), error);
               } else if (resultFlow != null) {
-                deliver(job, execution.instance(), result, resultFlow);
+                deliver(job, execution.instance(), result, resultFlow, parameters);
               }
             });
   }
@@ -200,9 +210,10 @@ public final class BatchLauncher {
     }
   }
 
-  private void deliver(String job, long instance, BatchResult result, String flow) {
+  private void deliver(
+      String job, long instance, BatchResult result, String flow, Map<String, Object> parameters) {
     application
-        .send(flow, Message.of(result))
+        .send(flow, Message.of(result).withVariables(parameters))
         .whenComplete(
             (done, error) -> {
               if (error != null) {

@@ -67,10 +67,18 @@ public final class BatchStep {
    * vars.position}, {@code vars.failed} and {@code vars.error}.
    */
   public boolean takes(BatchRecord record) {
+    return takes(record, Map.of());
+  }
+
+  /**
+   * Whether this step takes {@code record} of an instance started with {@code parameters}, which
+   * its accept expression sees as variables beside the record's own.
+   */
+  public boolean takes(BatchRecord record, Map<String, Object> parameters) {
     if (!accept.accepts(record)) {
       return false;
     }
-    return acceptExpression == null || acceptExpression.test(message(record));
+    return acceptExpression == null || acceptExpression.test(message(record, parameters));
   }
 
   /**
@@ -78,12 +86,26 @@ public final class BatchStep {
    * the variables {@code position}, {@code failed} and (for a failed record) {@code error}.
    */
   public static Message message(BatchRecord record) {
+    return message(record, Map.of());
+  }
+
+  /**
+   * The message for {@code record} of an instance started with {@code parameters}: those as
+   * variables too, the record's own ({@code position}, {@code failed}, {@code error}) winning over
+   * a parameter of the same name.
+   */
+  public static Message message(BatchRecord record, Map<String, Object> parameters) {
     // One immutable map, which the message keeps as it is: a withVariable each copied the last.
     Map<String, Object> variables =
         record.error() == null
             ? Map.of("position", record.position(), "failed", record.failed())
             : Map.of(
                 "position", record.position(), "failed", record.failed(), "error", record.error());
+    if (!parameters.isEmpty()) {
+      Map<String, Object> both = new java.util.HashMap<>(parameters);
+      both.putAll(variables);
+      variables = both;
+    }
     return Message.of(record.payload()).withVariables(variables);
   }
 

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Runs a batch job to its end, resuming an unfinished instance of it.",
     description = {
-      "Resumes the newest unfinished instance of the job with the same steps (one a crash,",
+      "Resumes the newest unfinished instance of the job with the same steps and --param (one a crash,",
       "Ctrl+C or sluice batch stop left), or starts a new one; shows its progress, then its",
       "result. Ctrl+C or SIGTERM stops it gracefully: blocks in flight finish their step.",
       "Exits with 0 when the instance completed, 1 when it failed, 3 when it stopped."
@@ -33,6 +33,16 @@ final class BatchRunCommand implements Callable<Integer> {
       description = "The batch job to run; may be left out when the file declares one.")
   String job;
 
+  @Option(
+      names = {"-p", "--param"},
+      paramLabel = "NAME=VALUE",
+      description = {
+        "A parameter of the instance (repeatable), as Spring Batch's job parameters: kept with",
+        "it, and every record's message has it as a variable (vars.NAME, a text). An unfinished",
+        "instance is resumed only when it was started with the same parameters."
+      })
+  java.util.List<String> params = new java.util.ArrayList<>();
+
   @Mixin BatchProgressOption progress;
 
   @Spec CommandSpec spec;
@@ -40,6 +50,7 @@ final class BatchRunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     BatchJob chosen = select(spec, store.configuration().batch(), job);
+    java.util.Map<String, Object> parameters = parameters(spec, params);
     return store.use(
         "batch blocks",
         application -> {
@@ -49,7 +60,7 @@ final class BatchRunCommand implements Callable<Integer> {
                   .filter(i -> i.state().resumable())
                   .findFirst()
                   .orElse(null);
-          BatchEngine.Execution execution = engine.run(chosen);
+          BatchEngine.Execution execution = engine.run(chosen, parameters);
           return watch(
               progress.console(spec),
               chosen,
@@ -75,6 +86,31 @@ final class BatchRunCommand implements Callable<Integer> {
       execution.stop();
       return ExitCodes.STOPPED;
     }
+  }
+
+  /**
+   * The parameters {@code NAME=VALUE} give, in their order; a malformed one, or a name given twice,
+   * is a usage error naming it.
+   */
+  static java.util.Map<String, Object> parameters(CommandSpec spec, java.util.List<String> given) {
+    java.util.Map<String, Object> parameters = new java.util.LinkedHashMap<>();
+    for (String one : given) {
+      int equals = one.indexOf('=');
+      String name = equals < 0 ? "" : one.substring(0, equals).strip();
+      if (name.isEmpty() || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--param '"
+                + one
+                + "': a parameter is NAME=VALUE, its name a letter or _ then letters, digits"
+                + " or _ (an expression reads it as vars.NAME)");
+      }
+      if (parameters.put(name, one.substring(equals + 1)) != null) {
+        throw new ParameterException(
+            spec.commandLine(), "--param " + name + " is given twice; give each name once");
+      }
+    }
+    return parameters;
   }
 
   /** The job named {@code name}, or the file's only one when it is null. */

@@ -137,6 +137,40 @@ class BatchCommandsWorkOnTheConfiguredStoreTest {
   }
 
   @Test
+  void parametersReachEveryRecordAndTheOnCompleteProcessors() throws Exception {
+    String daily =
+        config(
+            "daily.yaml",
+            """
+            batch:
+              - name: daily
+                input: { generator: { count: 100 } }
+                steps:
+                  - name: only-today
+                    acceptExpression: "vars.day == '2026-11-27'"
+                    processors: [ { expression: { expression: "payload" } } ]
+                onComplete:
+                  - set-payload: { value: "#[vars.day + ' ' + vars.region + ' ' + payload.processed()]" }
+                  - file-write: { directory: report, fileName: "#[vars.day].txt" }
+            """);
+
+    ok(CliRun.of("batch", "run", daily, "-p", "day=2026-11-27", "--param", "region=eu=west"));
+
+    assertThat(work.resolve("report/2026-11-27.txt")).hasContent("2026-11-27 eu=west 100");
+    assertThat(ok(CliRun.of("batch", "run", daily, "-p", "day=2026-11-28", "-p", "region=x")).out())
+        .as("another day's instance, whose records the step does not take")
+        .contains("instance 2 starts")
+        .contains("  only-today  0          0       100");
+
+    CliRun malformed = CliRun.of("batch", "run", daily, "-p", "2026-11-27");
+    assertThat(malformed.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(malformed.err()).contains("--param '2026-11-27': a parameter is NAME=VALUE");
+    CliRun twice = CliRun.of("batch", "run", daily, "-p", "day=1", "-p", "day=2");
+    assertThat(twice.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(twice.err()).contains("--param day is given twice");
+  }
+
+  @Test
   void theJobIsChosenByNameWhenTheFileHasSeveral() throws Exception {
     String two =
         config(

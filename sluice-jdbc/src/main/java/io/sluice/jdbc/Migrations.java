@@ -38,7 +38,8 @@ final class Migrations {
           new Migration(5, "unreadable_records"),
           new Migration(6, "exclusive_jobs"),
           new Migration(7, "batch_output"),
-          new Migration(8, "batch_input_key"));
+          new Migration(8, "batch_input_key"),
+          new Migration(9, "batch_parameters"));
 
   /** The newest version this code knows. */
   static final int LATEST = ALL.getLast().version();

@@ -64,7 +64,8 @@ class MigrationsTest {
               "5 unreadable_records",
               "6 exclusive_jobs",
               "7 batch_output",
-              "8 batch_input_key");
+              "8 batch_input_key",
+              "9 batch_parameters");
     }
   }
 
@@ -72,7 +73,7 @@ class MigrationsTest {
   void aSqliteFileWithANewerSchemaIsRefused() throws Exception {
     TestStorages.sqlite(dir, Clock.systemUTC()).close();
     try (Connection c = sqliteFile()) {
-      c.createStatement().execute("INSERT INTO sluice_schema VALUES (9, 'from the future', 0)");
+      c.createStatement().execute("INSERT INTO sluice_schema VALUES (10, 'from the future', 0)");
     }
 
     assertThatThrownBy(() -> TestStorages.sqlite(dir, Clock.systemUTC()))
@@ -80,7 +81,7 @@ class MigrationsTest {
         .hasMessage(
             "The SQLite database "
                 + dir.resolve("sluice.db").toAbsolutePath()
-                + " has schema version 9, this Sluice knows up to 8; upgrade Sluice or use"
+                + " has schema version 10, this Sluice knows up to 9; upgrade Sluice or use"
                 + " another database");
   }
 
@@ -99,7 +100,8 @@ class MigrationsTest {
               "5 unreadable_records",
               "6 exclusive_jobs",
               "7 batch_output",
-              "8 batch_input_key");
+              "8 batch_input_key",
+              "9 batch_parameters");
       ResultSet rs =
           c.createStatement()
               .executeQuery(
@@ -143,24 +145,25 @@ class MigrationsTest {
               "5 unreadable_records",
               "6 exclusive_jobs",
               "7 batch_output",
-              "8 batch_input_key");
+              "8 batch_input_key",
+              "9 batch_parameters");
     }
   }
 
   @Test
   void aPostgresDatabaseWithANewerSchemaIsRefused() throws Exception {
     TestStorages.postgres(DB, Clock.systemUTC()).close();
-    DB.execute("INSERT INTO sluice_schema VALUES (9, 'from the future', 0)");
+    DB.execute("INSERT INTO sluice_schema VALUES (10, 'from the future', 0)");
     try {
       assertThatThrownBy(() -> TestStorages.postgres(DB, Clock.systemUTC()))
           .isInstanceOf(StoreException.class)
           .hasMessageContaining(
               "The PostgreSQL database jdbc:postgresql://127.0.0.1:5432/test?currentSchema="
                   + DB.schema()
-                  + " as postgres has schema version 9, this Sluice knows up to 8; upgrade"
+                  + " as postgres has schema version 10, this Sluice knows up to 9; upgrade"
                   + " Sluice or use another database");
     } finally {
-      DB.execute("DELETE FROM sluice_schema WHERE version = 9");
+      DB.execute("DELETE FROM sluice_schema WHERE version = 10");
     }
   }
 
@@ -235,7 +238,8 @@ class MigrationsTest {
             "5 unreadable_records",
             "6 exclusive_jobs",
             "7 batch_output",
-            "8 batch_input_key");
+            "8 batch_input_key",
+            "9 batch_parameters");
     ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sluice_queue_payload");
     rs.next();
     assertThat(rs.getInt(1)).as("payload rows left after the ack").isZero();

@@ -94,7 +94,7 @@ class PostgresConnectionTest {
                 .open(
                     config, TestStorages.values(), new SimpleMeterRegistry(), Clock.systemUTC())) {
       assertThat(storage.describe())
-          .isEqualTo("postgresql " + DB.url() + " as postgres (pool 3, schema v8)");
+          .isEqualTo("postgresql " + DB.url() + " as postgres (pool 3, schema v9)");
     }
   }
 

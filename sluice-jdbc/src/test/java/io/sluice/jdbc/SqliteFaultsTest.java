@@ -92,7 +92,7 @@ class SqliteFaultsTest {
           .isEqualTo(
               "sqlite "
                   + dir.resolve("sluice.db").toAbsolutePath()
-                  + " (WAL, synchronous=FULL, schema v8)");
+                  + " (WAL, synchronous=FULL, schema v9)");
       assertThat(storage.durable()).isTrue();
     }
   }

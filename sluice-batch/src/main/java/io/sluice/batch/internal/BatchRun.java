@@ -72,6 +72,10 @@ public final class BatchRun {
   private final BatchJob job;
   private final BlockStore store;
   private final long instance;
+
+  /** The parameters the instance was started with: every record's message carries them. */
+  private final Map<String, Object> parameters;
+
   private final Application application;
   private final List<String> flows = new ArrayList<>();
   private final Semaphore slots;
@@ -156,9 +160,20 @@ public final class BatchRun {
    * storage as {@code store} ({@code base} gives the storage, stored values and meter registry).
    */
   public BatchRun(BatchJob job, BlockStore store, long instance, Application base) {
+    this(job, store, instance, base, Map.of());
+  }
+
+  /** A run of {@code instance}, started with {@code parameters}: its records' variables too. */
+  public BatchRun(
+      BatchJob job,
+      BlockStore store,
+      long instance,
+      Application base,
+      Map<String, Object> parameters) {
     this.job = job;
     this.store = store;
     this.instance = instance;
+    this.parameters = parameters;
     Application.Builder app =
         Application.builder()
             .storage(base.storage())
@@ -341,7 +356,7 @@ public final class BatchRun {
       return;
     }
     try {
-      application.send(onComplete, Message.of(result)).join();
+      application.send(onComplete, Message.of(result).withVariables(parameters)).join();
     } catch (RuntimeException e) {
       // The instance ended as the result says whatever its report does: the failure is told, not
       // turned into the job's.
@@ -516,7 +531,7 @@ public final class BatchRun {
     for (int i = 0; i < records.size(); i++) {
       BatchRecord record = records.get(i);
       try {
-        taken[i] = step.takes(record);
+        taken[i] = step.takes(record, parameters);
       } catch (RuntimeException e) {
         refused[i] = "the accept expression failed: " + describe(e);
         taken[i] = true;
@@ -545,7 +560,7 @@ public final class BatchRun {
    */
   private CompletableFuture<Message> send(String flow, BatchRecord record, int retries) {
     return application
-        .send(flow, BatchStep.message(record))
+        .send(flow, BatchStep.message(record, parameters))
         .exceptionallyCompose(
             e -> {
               if (!(unwrap(e) instanceof ThrottledException) || retries >= THROTTLED_RETRIES) {
@@ -736,6 +751,7 @@ public final class BatchRun {
           .send(
               aggregation.flow,
               Message.of(payloads)
+                  .withVariables(parameters)
                   .withVariable("instance", instance)
                   .withVariable("positions", positions))
           .handleAsync(

@@ -98,20 +98,37 @@ public final class BlockStore {
    * a second instance of the job with the same key (a unique index, so across processes too).
    */
   public long create(String job, String definition, String key) {
+    return create(job, definition, key, Map.of());
+  }
+
+  /**
+   * A new instance of {@code job} started with {@code key} (null: none) and {@code parameters}
+   * (kept as one stored value, none when empty), loading.
+   */
+  public long create(String job, String definition, String key, Map<String, Object> parameters) {
     long now = clock.millis();
+    byte[] stored = parameters.isEmpty() ? null : values.write(new LinkedHashMap<>(parameters));
     return db.write(
         "create an instance of batch job '" + job + "'",
         tx -> {
           PreparedStatement insert =
               tx.prepare(
                   "INSERT INTO sluice_batch_instance (job, definition, state, created_at,"
-                      + " updated_at, input_key) VALUES (?, ?, ?, ?, ?, ?) RETURNING id");
-          bind(insert, job, definition, BatchState.LOADING.ordinal(), now, now, key);
+                      + " updated_at, input_key, parameters) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                      + " RETURNING id");
+          bind(insert, job, definition, BatchState.LOADING.ordinal(), now, now, key, stored);
           try (ResultSet rs = insert.executeQuery()) {
             rs.next();
             return rs.getLong(1);
           }
         });
+  }
+
+  /** The parameters instance {@code id} was started with; empty when none (or no instance). */
+  @SuppressWarnings("unchecked")
+  public Map<String, Object> parameters(long id) {
+    byte[] stored = instances.parameters(id);
+    return stored == null ? Map.of() : Map.copyOf((Map<String, Object>) values.read(stored));
   }
 
   /**

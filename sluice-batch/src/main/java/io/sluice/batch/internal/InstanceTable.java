@@ -104,6 +104,17 @@ public final class InstanceTable {
         == 1;
   }
 
+  /** The stored parameters of instance {@code id}; null when it has none. */
+  public byte[] parameters(long id) {
+    List<byte[]> found =
+        sql.query(
+            "read the parameters of batch instance " + id,
+            "SELECT parameters FROM sluice_batch_instance WHERE id = ?",
+            rs -> rs.getBytes(1),
+            id);
+    return found.isEmpty() ? null : found.getFirst();
+  }
+
   /** Whether someone asked instance {@code id} to stop since it was last resumed. */
   public boolean stopRequested(long id) {
     return sql.query(

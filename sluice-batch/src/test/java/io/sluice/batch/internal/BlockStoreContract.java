@@ -166,6 +166,26 @@ abstract class BlockStoreContract {
   }
 
   @Test
+  void anInstanceKeepsItsParametersAcrossAReopenAndOneWithoutHasNone() throws Exception {
+    long with =
+        blocks.create(
+            "import",
+            "v1",
+            "2026-11-27",
+            Map.of("day", "2026-11-27", "limit", 10L, "ids", List.of(1, 2)));
+    long without = blocks.create("import", "v1");
+    storage.close();
+
+    storage = reopen();
+    blocks = new BlockStore(JdbcAccess.of(storage), VALUES);
+
+    assertThat(blocks.parameters(with))
+        .isEqualTo(Map.of("day", "2026-11-27", "limit", 10L, "ids", List.of(1, 2)));
+    assertThat(blocks.parameters(without)).isEmpty();
+    assertThat(blocks.parameters(999_999)).isEmpty();
+  }
+
+  @Test
   void instancesAreListedNewestFirstWithTheirStateAndResult() {
     long first = blocks.create("import", "v1");
     long other = blocks.create("export", "v1");

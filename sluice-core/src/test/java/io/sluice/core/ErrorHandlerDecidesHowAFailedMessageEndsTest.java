@@ -230,7 +230,7 @@ class ErrorHandlerDecidesHowAFailedMessageEndsTest {
       assertThatThrownBy(() -> app.send("nulls", Message.of(1)).get(10, TimeUnit.SECONDS))
           .isInstanceOf(ExecutionException.class)
           .cause()
-          .isInstanceOf(IllegalStateException.class)
+          .isInstanceOf(SluiceException.class)
           .hasMessageContaining("Processor 'forgetful' returned null");
     }
   }

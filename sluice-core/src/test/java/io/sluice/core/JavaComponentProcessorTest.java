@@ -127,7 +127,7 @@ class JavaComponentProcessorTest {
   @Test
   void aPayloadOfTheWrongTypeIsAClearError() {
     assertThatThrownBy(() -> load(Greeter.class, null).process(Message.of(42)))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(SluiceException.class)
         .hasMessageContaining(
             "greet takes a java.lang.String but the payload is a java.lang.Integer");
   }

@@ -1,6 +1,7 @@
 package io.sluice.jdbc;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.SluiceException;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StoreException;
 import java.sql.Connection;
@@ -56,12 +57,12 @@ public final class JdbcAccess {
     this.storage = storage;
   }
 
-  /** The access to {@code storage}; an IllegalArgumentException when it is not a JDBC storage. */
+  /** The access to {@code storage}; a SluiceException when it is not a JDBC storage. */
   public static JdbcAccess of(Storage storage) {
     if (storage instanceof JdbcStorage jdbc) {
       return new JdbcAccess(jdbc);
     }
-    throw new IllegalArgumentException(
+    throw new SluiceException(
         "The storage "
             + (storage == null ? "null" : storage.describe())
             + " is not a SQLite or PostgreSQL storage; jobs need one (sluice.store)");

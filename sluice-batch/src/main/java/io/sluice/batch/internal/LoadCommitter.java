@@ -1,5 +1,6 @@
 package io.sluice.batch.internal;
 
+import io.sluice.core.SluiceException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -76,7 +77,7 @@ final class LoadCommitter implements AutoCloseable {
       waiting.put(group);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while handing blocks over to be stored", e);
+      throw new SluiceException("interrupted while handing blocks over to be stored", e);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.sluice.core.internal;
 
 import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
 import io.sluice.core.spi.Processor;
 import java.time.Duration;
 
@@ -23,7 +24,7 @@ abstract class Engine {
   Message invoke(Execution execution, Processor processor, Message message) throws Exception {
     Message result = processor.process(message);
     if (result == null) {
-      throw new IllegalStateException(
+      throw new SluiceException(
           "Processor '"
               + processor.name()
               + "' returned null; a processor must return a message"

@@ -3,6 +3,7 @@ package io.sluice.core.processor;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
@@ -158,7 +159,7 @@ public final class JavaComponentProcessor implements Processor {
     Class<?> parameter = method.getParameterTypes()[0];
     Object argument = parameter == Message.class ? message : message.payload();
     if (argument != null && !parameter.isInstance(argument) && !parameter.isPrimitive()) {
-      throw new IllegalArgumentException(
+      throw new SluiceException(
           className
               + "."
               + method.getName()

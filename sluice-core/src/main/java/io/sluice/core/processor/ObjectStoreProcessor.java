@@ -1,6 +1,7 @@
 package io.sluice.core.processor;
 
 import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
 import io.sluice.core.expression.Template;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.ProcessingType;
@@ -104,8 +105,12 @@ public final class ObjectStoreProcessor implements Processor {
           yield message.withVariable(target, found);
         }
         if (found == null) {
-          throw new IllegalStateException(
-              "object store '" + storeName + "' has no value under '" + k + "'");
+          throw new SluiceException(
+              "object store '"
+                  + storeName
+                  + "' has no value under '"
+                  + k
+                  + "'; give store-get a target to take a missing entry as a null variable");
         }
         yield message.withPayload(found);
       }

@@ -18,11 +18,11 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
 import io.sluice.http.HttpListenerSource;
 import io.sluice.http.HttpRequestConfig;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -149,8 +149,7 @@ public final class Exchanges {
       try (stream) {
         return stream.readAllBytes();
       } catch (IOException e) {
-        throw new UncheckedIOException(
-            "the payload stream could not be read: " + e.getMessage(), e);
+        throw new SluiceException("the payload stream could not be read: " + e.getMessage(), e);
       }
     }
     return payload instanceof byte[] bytes
@@ -206,11 +205,15 @@ public final class Exchanges {
     try {
       status = value instanceof Number n ? n.intValue() : Integer.parseInt(value.toString().trim());
     } catch (NumberFormatException e) {
-      throw new IllegalStateException(
-          "variable " + HttpListenerSource.STATUS + " is '" + value + "', not a status code");
+      throw new SluiceException(
+          "variable "
+              + HttpListenerSource.STATUS
+              + " is '"
+              + value
+              + "', not a status code: set it to a number from 100 to 599");
     }
     if (status < 100 || status > 599) {
-      throw new IllegalStateException(
+      throw new SluiceException(
           "variable " + HttpListenerSource.STATUS + " is " + status + ", not from 100 to 599");
     }
     return status;

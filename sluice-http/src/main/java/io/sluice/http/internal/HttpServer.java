@@ -11,6 +11,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.sluice.core.SluiceException;
 import io.sluice.http.HttpServerConfig;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -91,7 +92,7 @@ public final class HttpServer {
                   + config.port()
                   + " is already in use. Make sure no other process is using it and try again."
               : "It could not listen on " + config.host() + ":" + config.port() + ": " + e;
-      throw new IllegalStateException(why, e);
+      throw new SluiceException(why, e);
     }
   }
 

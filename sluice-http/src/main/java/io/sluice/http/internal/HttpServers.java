@@ -1,6 +1,7 @@
 package io.sluice.http.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.SluiceException;
 import io.sluice.http.HttpServerConfig;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,7 +22,7 @@ public final class HttpServers {
     String key = config.host() + ":" + config.port();
     HttpServer server = config.port() == 0 ? null : SERVERS.get(key);
     if (server != null && !server.config().equals(config)) {
-      throw new IllegalStateException(
+      throw new SluiceException(
           "Another listener on "
               + key
               + " set other server settings ("

@@ -5,6 +5,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.sluice.core.ConfigProblems;
+import io.sluice.core.SluiceException;
 import io.sluice.http.TlsConfig;
 import java.io.IOException;
 import java.io.InputStream;
@@ -111,10 +112,10 @@ public final class TlsContexts {
       }
       return builder.build();
     } catch (BadFile e) {
-      throw new IllegalStateException(
+      throw new SluiceException(
           "TLS " + e.key + (e.file == null ? "" : " " + e.file) + " " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new IllegalStateException("TLS could not be set up with " + tls + ": " + e, e);
+      throw new SluiceException("TLS could not be set up with " + tls + ": " + e, e);
     }
   }
 

@@ -66,10 +66,13 @@ class ModuleLayeringTest {
           {"io.sluice.jobs..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.batch.."},
           {"io.sluice.batch..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.jobs.."}
         }) {
+      // Their components implement the configuration's SPI (io.sluice.config.spi): nothing else of
+      // it, its reader (io.sluice.config) or the core's components (io.sluice.config.builtin).
       List<String> forbidden =
           new ArrayList<>(
               List.of(
-                  "io.sluice.config..",
+                  "io.sluice.config",
+                  "io.sluice.config.builtin..",
                   "io.sluice.cli..",
                   "io.sluice.testkit..",
                   "io.sluice.bench.."));
@@ -85,14 +88,21 @@ class ModuleLayeringTest {
   }
 
   @Test
-  void theConfigurationDependsOnlyOnTheCoreHttpJobsAndBatch() {
+  void theConfigurationDependsOnlyOnTheCoreAndItsSpi() {
     noClasses()
         .that()
         .resideInAPackage("io.sluice.config..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..", "io.sluice.jdbc..")
+            "io.sluice.cli..",
+            "io.sluice.testkit..",
+            "io.sluice.bench..",
+            "io.sluice.jdbc..",
+            "io.sluice.serializers..",
+            "io.sluice.http..",
+            "io.sluice.jobs..",
+            "io.sluice.batch..")
         .check(SLUICE);
   }
 

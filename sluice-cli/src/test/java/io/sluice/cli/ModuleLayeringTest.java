@@ -87,6 +87,28 @@ class ModuleLayeringTest {
     }
   }
 
+  /**
+   * What components implement, and the core's own components, know nothing of the reader (and, as
+   * all of io.sluice.config, no module but the core: the next rule).
+   */
+  @Test
+  void theComponentSpiKnowsNothingOfTheReader() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.sluice.config.spi..", "io.sluice.config.builtin..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.config")
+        .check(SLUICE);
+    noClasses()
+        .that()
+        .resideInAPackage("io.sluice.config.spi..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.config.builtin..")
+        .check(SLUICE);
+  }
+
   @Test
   void theConfigurationDependsOnlyOnTheCoreAndItsSpi() {
     noClasses()

@@ -3,6 +3,7 @@ package io.sluice.cli;
 import io.sluice.batch.BatchEngine;
 import io.sluice.batch.BatchInstance;
 import io.sluice.batch.BatchJob;
+import io.sluice.batch.config.BatchConfig;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import java.util.concurrent.Callable;
@@ -43,10 +44,9 @@ final class BatchResumeCommand implements Callable<Integer> {
           if (before == null) {
             return BatchStopCommand.noSuchInstance(spec, id, application.storage().describe());
           }
+          BatchConfig batch = store.configuration().section(BatchConfig.class);
           BatchJob job =
-              store
-                  .configuration()
-                  .batch()
+              batch
                   .job(before.job())
                   .orElseThrow(
                       () ->
@@ -57,7 +57,7 @@ final class BatchResumeCommand implements Callable<Integer> {
                                   "declares no batch job of this name, which instance "
                                       + id
                                       + " belongs to; its batch jobs: "
-                                      + String.join(", ", store.configuration().batch().names()))));
+                                      + String.join(", ", batch.names()))));
           return BatchRunCommand.watch(
               progress.console(spec),
               job,

@@ -3,7 +3,7 @@ package io.sluice.cli;
 import io.sluice.batch.BatchEngine;
 import io.sluice.batch.BatchInstance;
 import io.sluice.batch.BatchJob;
-import io.sluice.config.BatchConfig;
+import io.sluice.batch.config.BatchConfig;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,7 +49,7 @@ final class BatchRunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    BatchJob chosen = select(spec, store.configuration().batch(), job);
+    BatchJob chosen = select(spec, store.configuration().section(BatchConfig.class), job);
     java.util.Map<String, Object> parameters = parameters(spec, params);
     return store.use(
         "batch blocks",

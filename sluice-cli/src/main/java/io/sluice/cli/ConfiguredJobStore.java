@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.core.store.JobStore;
+import io.sluice.jobs.config.JobsConfig;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -26,7 +27,7 @@ final class ConfiguredJobStore {
             work.run(
                 storage
                     .configuration()
-                    .jobs()
+                    .section(JobsConfig.class)
                     .store(application.storage(), application.storedValues())));
   }
 }

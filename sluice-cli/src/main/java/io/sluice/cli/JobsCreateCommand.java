@@ -1,6 +1,6 @@
 package io.sluice.cli;
 
-import io.sluice.config.Durations;
+import io.sluice.config.spi.Durations;
 import io.sluice.core.store.NewJob;
 import java.io.BufferedReader;
 import java.io.IOException;

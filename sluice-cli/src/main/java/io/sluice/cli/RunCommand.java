@@ -2,13 +2,14 @@ package io.sluice.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.batch.BatchLauncher;
+import io.sluice.batch.config.BatchConfig;
 import io.sluice.config.ConfigLoader;
 import io.sluice.config.Configuration;
-import io.sluice.config.JobsConfig;
 import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.jobs.JobExecutor;
+import io.sluice.jobs.config.JobsConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -85,8 +86,10 @@ final class RunCommand implements Callable<Integer> {
     PrometheusMeterRegistry registry = ManagementServer.registry();
     Configuration configuration = ConfigLoader.read(config, classpath.loader());
     Application app = configuration.application().meterRegistry(registry).build();
-    List<String> batchJobs = configuration.batch().names();
-    if (app.flows().isEmpty() && !configuration.jobs().hasHandlers() && !batchJobs.isEmpty()) {
+    List<String> batchJobs = configuration.section(BatchConfig.class).names();
+    if (app.flows().isEmpty()
+        && !configuration.section(JobsConfig.class).hasHandlers()
+        && !batchJobs.isEmpty()) {
       throw new ConfigurationException(
           ConfigProblem.of(
               "flows",
@@ -103,9 +106,9 @@ final class RunCommand implements Callable<Integer> {
             ? null
             : ManagementServer.start(managementHost, managementPort, registry, access);
     try {
-      configuration.batch().launcher().bind(app);
+      configuration.section(BatchConfig.class).launcher().bind(app);
       app.start();
-      JobExecutor jobs = startJobNode(app, configuration.jobs());
+      JobExecutor jobs = startJobNode(app, configuration.section(JobsConfig.class));
       LOG.info(
           "Sluice {} is running {} flow(s){} from {}; stop it with Ctrl+C or SIGTERM",
           VersionProvider.version(),
@@ -122,7 +125,8 @@ final class RunCommand implements Callable<Integer> {
       if (management != null) {
         LOG.info("Metrics at http://{}:{}/metrics ({})", managementHost, management.port(), access);
       }
-      return awaitSignalAndStop(app, jobs, configuration.batch().launcher(), signal);
+      return awaitSignalAndStop(
+          app, jobs, configuration.section(BatchConfig.class).launcher(), signal);
     } finally {
       if (management != null) {
         management.close();

@@ -2,8 +2,10 @@ package io.sluice.cli;
 
 import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchStep;
+import io.sluice.batch.config.BatchConfig;
 import io.sluice.config.ConfigLoader;
 import io.sluice.config.Configuration;
+import io.sluice.jobs.config.JobsConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -48,10 +50,10 @@ final class ValidateCommand implements Callable<Integer> {
                     application.flows().stream()
                         .map(f -> f.name() + " (" + f.strategy().name() + ")")
                         .toList()));
-    if (configuration.jobs().hasHandlers()) {
-      out.printf("job handlers: %s%n", configuration.jobs().handlers());
+    if (configuration.section(JobsConfig.class).hasHandlers()) {
+      out.printf("job handlers: %s%n", configuration.section(JobsConfig.class).handlers());
     }
-    for (BatchJob job : configuration.batch().jobs()) {
+    for (BatchJob job : configuration.section(BatchConfig.class).jobs()) {
       out.printf(
           "batch job %s: input %s, steps %s%n",
           job.name(),

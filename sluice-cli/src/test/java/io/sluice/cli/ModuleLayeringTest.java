@@ -66,10 +66,13 @@ class ModuleLayeringTest {
           {"io.sluice.jobs..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.batch.."},
           {"io.sluice.batch..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.jobs.."}
         }) {
+      // Their components implement the configuration's SPI (io.sluice.config.spi): nothing else of
+      // it, its reader (io.sluice.config) or the core's components (io.sluice.config.builtin).
       List<String> forbidden =
           new ArrayList<>(
               List.of(
-                  "io.sluice.config..",
+                  "io.sluice.config",
+                  "io.sluice.config.builtin..",
                   "io.sluice.cli..",
                   "io.sluice.testkit..",
                   "io.sluice.bench.."));
@@ -84,15 +87,44 @@ class ModuleLayeringTest {
     }
   }
 
+  /**
+   * What components implement, and the core's own components, know nothing of the reader (and, as
+   * all of io.sluice.config, no module but the core: the next rule).
+   */
   @Test
-  void theConfigurationDependsOnlyOnTheCoreHttpJobsAndBatch() {
+  void theComponentSpiKnowsNothingOfTheReader() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.sluice.config.spi..", "io.sluice.config.builtin..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.config")
+        .check(SLUICE);
+    noClasses()
+        .that()
+        .resideInAPackage("io.sluice.config.spi..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.config.builtin..")
+        .check(SLUICE);
+  }
+
+  @Test
+  void theConfigurationDependsOnlyOnTheCoreAndItsSpi() {
     noClasses()
         .that()
         .resideInAPackage("io.sluice.config..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "io.sluice.cli..", "io.sluice.testkit..", "io.sluice.bench..", "io.sluice.jdbc..")
+            "io.sluice.cli..",
+            "io.sluice.testkit..",
+            "io.sluice.bench..",
+            "io.sluice.jdbc..",
+            "io.sluice.serializers..",
+            "io.sluice.http..",
+            "io.sluice.jobs..",
+            "io.sluice.batch..")
         .check(SLUICE);
   }
 

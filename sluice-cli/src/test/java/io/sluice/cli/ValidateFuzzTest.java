@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.config.ConfigLoader;
 import io.sluice.config.Configuration;
-import io.sluice.config.JobsConfig;
 import io.sluice.core.Application;
 import io.sluice.core.Flow;
 import io.sluice.http.HttpListenerSource;
 import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.config.JobsConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -121,7 +121,7 @@ class ValidateFuzzTest {
         http.server().idleTimeout().toNanos();
       }
     }
-    JobsConfig jobs = configuration.jobs();
+    JobsConfig jobs = configuration.section(JobsConfig.class);
     if (jobs.hasHandlers()) {
       JobExecutorConfig node = jobs.executorConfig();
       assertThat(Math.addExact(node.concurrency(), node.prefetch())).isPositive();

@@ -1,44 +1,62 @@
 package io.sluice.config;
 
+import io.sluice.config.spi.ConfigNode;
+import io.sluice.config.spi.MappingContext;
+import io.sluice.config.spi.ProblemCollector;
+import io.sluice.config.spi.SectionComponent;
+import io.sluice.config.spi.UniqueNames;
 import io.sluice.core.Application;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.Flow;
 import io.sluice.core.serialization.NamedSerializer;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Source;
 import io.sluice.core.store.StorageConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
- * Maps a configuration tree that passed (or failed) the schema to an application builder, its jobs
- * and its batch jobs.
+ * Maps a configuration tree that passed (or failed) the schema to an application builder and the
+ * sections of the file; it is the {@link MappingContext} the components of the file are given.
  */
-final class ApplicationMapper {
+final class ApplicationMapper implements MappingContext {
 
+  private final ComponentRegistry registry;
   private final ProcessorMapper processorMapper;
   private final StrategyMapper strategyMapper;
   private final FlowMapper flowMapper;
-  private final JobsMapper jobsMapper;
-  private final BatchMapper batchMapper;
   private final ProblemCollector problems;
   private final ClassLoader componentLoader;
   private final Path baseDirectory;
+  private final Map<Class<?>, Object> shared = new HashMap<>();
 
-  ApplicationMapper(Path baseDirectory, ClassLoader componentLoader, ProblemCollector problems) {
+  /** Where each named serializer a store or queue asks for is named: path to name. */
+  private final Map<String, String> serializerNames = new LinkedHashMap<>();
+
+  private final UniqueNames flowNames;
+
+  ApplicationMapper(
+      ComponentRegistry registry,
+      Path baseDirectory,
+      ClassLoader componentLoader,
+      ProblemCollector problems) {
+    this.registry = registry;
     this.problems = problems;
     this.baseDirectory = baseDirectory;
     this.componentLoader = componentLoader;
-    this.processorMapper = new ProcessorMapper(baseDirectory, componentLoader, problems);
+    this.processorMapper = new ProcessorMapper(registry, this);
     this.strategyMapper = new StrategyMapper(problems);
-    this.flowMapper = new FlowMapper(processorMapper, strategyMapper, problems);
-    this.batchMapper = new BatchMapper(processorMapper, flowMapper, problems);
-    this.jobsMapper = new JobsMapper(componentLoader, problems);
+    this.flowMapper = new FlowMapper(registry, this, processorMapper, strategyMapper);
+    this.flowNames = new UniqueNames("flow", problems);
   }
 
   /** The configuration; it is only valid when no problem was recorded. */
@@ -54,20 +72,19 @@ final class ApplicationMapper {
     }
     StorageConfig storage = store(sluice.get("store"), application);
     if (storage != null && storage.type() == StorageConfig.Type.MEMORY) {
-      String kept =
-          sluice.has("jobs")
-              ? "cannot keep jobs, and sluice.jobs is set"
-              : root.has("batch") ? "cannot keep batch blocks, and batch jobs are declared" : null;
-      if (kept != null) {
-        problems.add(
-            sluice.get("store").get("type").path(),
-            "memory",
-            kept + "; use sqlite (the default) or postgresql");
-      }
+      registry.sections().stream()
+          .filter(section -> section.needsDurableStore() != null)
+          .filter(section -> at(root, section.key()).isPresent())
+          .findFirst()
+          .ifPresent(
+              section ->
+                  problems.add(
+                      sluice.get("store").get("type").path(),
+                      "memory",
+                      section.needsDurableStore() + "; use sqlite (the default) or postgresql"));
     }
     serialization(root.get("serialization"), application);
     strategyMapper.declare(root.get("threading"));
-    UniqueNames flowNames = new UniqueNames("flow", problems);
     for (ConfigNode node : root.items("flows")) {
       flowNames.add(node);
       Flow flow = flowMapper.flow(node);
@@ -75,11 +92,68 @@ final class ApplicationMapper {
         application.flow(flow);
       }
     }
-    JobsConfig jobs = jobsMapper.map(sluice.get("jobs"), flowNames.names());
-    BatchConfig batch = batchMapper.map(root.items("batch"), processorMapper.launcher());
+    Map<Class<?>, Object> sections = new LinkedHashMap<>();
+    for (SectionComponent<?> section : registry.sections()) {
+      Object mapped = section.map(at(root, section.key()), this);
+      if (mapped != null) {
+        sections.put(section.type(), mapped);
+      }
+    }
     checkSerializerNames(root.get("serialization"));
-    checkBatchExecutes(batch, flowNames.names());
-    return new Configuration(application, jobs, batch);
+    return new Configuration(application, sections);
+  }
+
+  /** The node at the dotted {@code key} ({@code sluice.jobs}) under {@code root}. */
+  private static ConfigNode at(ConfigNode root, String key) {
+    ConfigNode node = root;
+    for (String part : key.split("\\.")) {
+      node = node.get(part);
+    }
+    return node;
+  }
+
+  @Override
+  public ProblemCollector problems() {
+    return problems;
+  }
+
+  @Override
+  public Path baseDirectory() {
+    return baseDirectory;
+  }
+
+  @Override
+  public ClassLoader componentLoader() {
+    return componentLoader;
+  }
+
+  @Override
+  public List<Processor> processors(ConfigNode parent, String key) {
+    return processorMapper.processors(parent, key);
+  }
+
+  @Override
+  public Source source(ConfigNode node) {
+    return flowMapper.source(node);
+  }
+
+  @Override
+  public String serializerName(ConfigNode node) {
+    String name = node.text("serializer", null);
+    if (name != null) {
+      serializerNames.put(node.get("serializer").path(), name);
+    }
+    return name;
+  }
+
+  @Override
+  public <T> T shared(Class<T> type, Supplier<T> make) {
+    return type.cast(shared.computeIfAbsent(type, t -> make.get()));
+  }
+
+  @Override
+  public Set<String> flowNames() {
+    return flowNames.names();
   }
 
   /**
@@ -96,7 +170,7 @@ final class ApplicationMapper {
       }
     }
     // A dataDir that is no path (a NUL in it) is a problem at its line; the default stands in.
-    Path dataDir = node.has("dataDir") ? processorMapper.path(node, "dataDir") : null;
+    Path dataDir = node.has("dataDir") ? path(node, "dataDir") : null;
     config.dataDir(
         baseDirectory.resolve(dataDir != null ? dataDir : StorageConfig.DEFAULT_DATA_DIR));
     String sync = node.text("sync", null);
@@ -112,28 +186,18 @@ final class ApplicationMapper {
     config.connectTimeout(node.duration("connectTimeout", StorageConfig.DEFAULT_CONNECT_TIMEOUT));
     config.sslMode(node.text("sslMode", null));
     if (node.has("sslRootCert")) {
-      config.sslRootCert(processorMapper.path(node, "sslRootCert"));
+      config.sslRootCert(path(node, "sslRootCert"));
     }
     if (node.has("sslCert") || node.has("sslKey")) {
       config.sslCert(
-          node.has("sslCert") ? processorMapper.path(node, "sslCert") : null,
-          node.has("sslKey") ? processorMapper.path(node, "sslKey") : null);
+          node.has("sslCert") ? path(node, "sslCert") : null,
+          node.has("sslKey") ? path(node, "sslKey") : null);
     }
     StorageConfig built = problems.attempt("", config::build);
     if (built != null) {
       application.storage(built);
     }
     return built;
-  }
-
-  /** Each batch-execute names a batch job of the file, and its result flow a flow of it. */
-  private void checkBatchExecutes(BatchConfig batch, java.util.Collection<String> flows) {
-    processorMapper
-        .batchJobNames()
-        .forEach((path, job) -> problems.knownName(path, job, batch.names(), "batch job"));
-    processorMapper
-        .resultFlowNames()
-        .forEach((path, flow) -> problems.knownName(path, flow, flows, "flow"));
   }
 
   /**
@@ -149,7 +213,7 @@ final class ApplicationMapper {
       serializers.node().fieldNames().forEachRemaining(declared::add);
     }
     Map<String, String> named = new LinkedHashMap<>(strategyMapper.serializerNames());
-    named.putAll(processorMapper.serializerNames());
+    named.putAll(serializerNames);
     named.forEach((path, name) -> problems.knownName(path, name, declared, "named serializer"));
   }
 

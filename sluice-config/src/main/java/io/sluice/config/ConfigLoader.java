@@ -1,6 +1,9 @@
 package io.sluice.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.config.spi.ConfigNode;
+import io.sluice.config.spi.ProblemCollector;
+import io.sluice.config.spi.SourceMap;
 import io.sluice.core.Application;
 import io.sluice.core.ConfigurationException;
 import java.nio.file.Path;
@@ -16,7 +19,7 @@ import java.nio.file.Path;
  *
  * <p>The builder comes with its stored values made from {@code serialization:}, their serializers
  * and codecs discovered with the component class loader. {@link #read} gives it with the jobs of
- * {@code sluice.jobs:} ({@link JobsConfig}).
+ * the sections of the file ({@link Configuration#section}), such as {@code sluice.jobs:}.
  *
  * <p>Relative directories in the file are resolved against the file's own directory, so a
  * configuration means the same whatever the working directory.
@@ -62,6 +65,16 @@ public final class ConfigLoader {
   /** Reads configuration text with its jobs ({@code sluice.jobs:}), as {@link #parse} does. */
   public static Configuration read(
       String sourceName, String yaml, Path baseDirectory, ClassLoader componentLoader) {
+    return read(sourceName, yaml, baseDirectory, componentLoader, SchemaValidation.DEFAULT);
+  }
+
+  /** Reads configuration text with the components of {@code validation}'s schema. */
+  static Configuration read(
+      String sourceName,
+      String yaml,
+      Path baseDirectory,
+      ClassLoader componentLoader,
+      SchemaValidation validation) {
     ConfigFileReader.check(sourceName, yaml);
     SourceMap sourceMap = new SourceMap(sourceName);
     ProblemCollector problems = new ProblemCollector(sourceMap);
@@ -69,10 +82,14 @@ public final class ConfigLoader {
     if (root == null) {
       problems.throwIfAny();
     }
-    SchemaValidation.validate(root, problems);
+    validation.validate(root, problems);
     ProblemCollector mapping = new ProblemCollector(sourceMap);
     Configuration configuration =
-        new ApplicationMapper(baseDirectory.toAbsolutePath().normalize(), componentLoader, mapping)
+        new ApplicationMapper(
+                validation.registry(),
+                baseDirectory.toAbsolutePath().normalize(),
+                componentLoader,
+                mapping)
             .map(new ConfigNode(root, "", mapping));
     problems.addUnexplained(mapping.problems());
     problems.throwIfAny();
@@ -84,6 +101,6 @@ public final class ConfigLoader {
    * default: those the Java builders have come from the builders themselves.
    */
   public static String schema() {
-    return SchemaValidation.served();
+    return SchemaValidation.DEFAULT.served();
   }
 }

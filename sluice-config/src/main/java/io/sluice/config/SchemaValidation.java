@@ -9,6 +9,11 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.sluice.config.spi.Durations;
+import io.sluice.config.spi.ProblemCollector;
+import io.sluice.config.spi.Sizes;
+import io.sluice.config.spi.SourceMap;
+import io.sluice.config.spi.Threads;
 import io.sluice.core.ConfigProblem;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,23 +34,41 @@ final class SchemaValidation {
 
   static final String RESOURCE = "sluice.schema.json";
 
-  /** The schema file as shipped: without the defaults the Java builders give. */
-  private static final JsonNode TREE = parse(readSchema());
+  /** The schema file as shipped: the frame the components' fragments go into. */
+  private static final JsonNode FRAME = parse(readSchema());
 
-  private static final JsonSchema SCHEMA =
-      JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
-          .getSchema(TREE, SchemaValidatorsConfig.builder().locale(Locale.ENGLISH).build());
+  /** The schema of the components of the class path. */
+  static final SchemaValidation DEFAULT = new SchemaValidation(ComponentRegistry.INSTANCE);
+
+  private final ComponentRegistry registry;
+
+  /** The frame with the components' fragments: without the defaults the Java builders give. */
+  private final JsonNode tree;
+
+  private final JsonSchema schema;
+
   private static final String DURATION_RULE = Durations.RULE;
 
-  /** The rule of a batch job's {@code threads}. */
-  static final String THREADS_RULE = "must be auto or a whole number of threads, from 1 to 1000";
+  /** The rule of a {@code threads} value (a batch job's). */
+  static final String THREADS_RULE = Threads.RULE;
 
   private static final Pattern ONE_OF_BRANCH_REQUIRED = Pattern.compile("/oneOf/\\d+/required$");
 
-  private SchemaValidation() {}
+  SchemaValidation(ComponentRegistry registry) {
+    this.registry = registry;
+    this.tree = SchemaAssembly.assemble(FRAME, registry);
+    this.schema =
+        JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+            .getSchema(tree, SchemaValidatorsConfig.builder().locale(Locale.ENGLISH).build());
+  }
 
-  static void validate(JsonNode root, ProblemCollector problems) {
-    List<ValidationMessage> messages = new ArrayList<>(SCHEMA.validate(root));
+  /** The components this schema was assembled from. */
+  ComponentRegistry registry() {
+    return registry;
+  }
+
+  void validate(JsonNode root, ProblemCollector problems) {
+    List<ValidationMessage> messages = new ArrayList<>(schema.validate(root));
     messages.sort(Comparator.comparing(m -> m.getInstanceLocation().toString()));
     List<String> missingTopLevel = new ArrayList<>();
     for (ValidationMessage message : messages) {
@@ -72,11 +95,11 @@ final class SchemaValidation {
     }
   }
 
-  private static ConfigProblem problem(ValidationMessage m) {
+  private ConfigProblem problem(ValidationMessage m) {
     String at = path(m.getInstanceLocation());
     JsonNode schemaNode = m.getSchemaNode();
     String place = parentPointer(m);
-    JsonNode parentSchema = TREE.at(place);
+    JsonNode parentSchema = tree.at(place);
     if (m.getSchemaLocation().toString().contains("/$defs/threads/")) {
       return ConfigProblem.of(at, value(m.getInstanceNode()), THREADS_RULE);
     }
@@ -280,9 +303,9 @@ final class SchemaValidation {
    * what IDEs and {@code sluice schema} are given. Made when asked for: validating needs no
    * defaults.
    */
-  static String served() {
-    ObjectNode served = TREE.deepCopy();
-    SchemaDefaults.fill(served);
+  String served() {
+    ObjectNode served = tree.deepCopy();
+    SchemaDefaults.fill(served, registry);
     try {
       return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(served);
     } catch (IOException e) {

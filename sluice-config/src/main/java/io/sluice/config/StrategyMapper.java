@@ -1,5 +1,7 @@
 package io.sluice.config;
 
+import io.sluice.config.spi.ConfigNode;
+import io.sluice.config.spi.ProblemCollector;
 import io.sluice.core.ExhaustedAction;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;

@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import io.sluice.config.spi.ProblemCollector;
+import io.sluice.config.spi.SourceMap;
 import io.sluice.core.ConfigProblem;
 import java.io.CharArrayReader;
 import java.io.IOException;
@@ -63,7 +65,7 @@ final class YamlTreeReader {
   private static final String MERGE = "<<";
 
   /** The path of problems about the file as a whole. */
-  static final String FILE = "(file)";
+  static final String FILE = SourceMap.FILE;
 
   private final SourceMap sourceMap;
   private final ProblemCollector problems;

@@ -3,13 +3,14 @@ package io.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.batch.BatchJob;
+import io.sluice.batch.config.BatchConfig;
 import org.junit.jupiter.api.Test;
 
 /** A batch job's input from any flow source, in YAML, as Java's {@code BatchInput.source}. */
 class ABatchInputFromAnySourceIsMappedFromYamlTest {
 
   private static BatchJob job(String yaml) {
-    return Configs.read(yaml).batch().jobs().getFirst();
+    return Configs.read(yaml).section(BatchConfig.class).jobs().getFirst();
   }
 
   @Test

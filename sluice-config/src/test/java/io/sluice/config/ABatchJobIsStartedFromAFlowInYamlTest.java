@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sluice.batch.BatchExecuteProcessor;
+import io.sluice.batch.config.BatchConfig;
 import io.sluice.core.Application;
 import io.sluice.core.Flow;
 import java.nio.file.Files;
@@ -48,7 +49,7 @@ class ABatchJobIsStartedFromAFlowInYamlTest {
             dir,
             getClass().getClassLoader());
     Application app = configuration.application().build();
-    configuration.batch().launcher().bind(app);
+    configuration.section(BatchConfig.class).launcher().bind(app);
     app.start();
     try {
       Path result = dir.resolve("out/result.txt");
@@ -59,7 +60,7 @@ class ABatchJobIsStartedFromAFlowInYamlTest {
       String started = Files.readString(startedFile);
       assertThat(result).hasContent(started + " COMPLETED 250");
     } finally {
-      configuration.batch().launcher().stopAll(Duration.ofSeconds(30));
+      configuration.section(BatchConfig.class).launcher().stopAll(Duration.ofSeconds(30));
       app.stop();
     }
   }
@@ -90,7 +91,7 @@ class ABatchJobIsStartedFromAFlowInYamlTest {
     Flow flow = configuration.application().build().flows().getFirst();
     assertThat(flow.processors()).singleElement().isInstanceOf(BatchExecuteProcessor.class);
     assertThat(flow.processors().getFirst().name()).isEqualTo("batch-execute(nightly)");
-    assertThat(configuration.batch().launcher().knows("nightly")).isTrue();
+    assertThat(configuration.section(BatchConfig.class).launcher().knows("nightly")).isTrue();
   }
 
   @Test

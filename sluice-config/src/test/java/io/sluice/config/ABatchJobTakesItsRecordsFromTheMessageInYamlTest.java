@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.sluice.batch.BatchEngine;
 import io.sluice.batch.BatchInstance;
 import io.sluice.batch.BatchStartRefusedException;
+import io.sluice.batch.config.BatchConfig;
 import io.sluice.core.Application;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.Message;
@@ -56,7 +57,7 @@ class ABatchJobTakesItsRecordsFromTheMessageInYamlTest {
 
   private Application start(Configuration configuration) {
     Application app = configuration.application().build();
-    configuration.batch().launcher().bind(app);
+    configuration.section(BatchConfig.class).launcher().bind(app);
     app.start();
     return app;
   }
@@ -87,7 +88,7 @@ class ABatchJobTakesItsRecordsFromTheMessageInYamlTest {
       await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(result));
       assertThat(result).hasContent("COMPLETED 26 25 1");
     } finally {
-      configuration.batch().launcher().stopAll(Duration.ofSeconds(30));
+      configuration.section(BatchConfig.class).launcher().stopAll(Duration.ofSeconds(30));
       app.stop();
     }
   }
@@ -121,7 +122,7 @@ class ABatchJobTakesItsRecordsFromTheMessageInYamlTest {
           .extracting(BatchInstance::id)
           .containsExactly(other, first);
     } finally {
-      configuration.batch().launcher().stopAll(Duration.ofSeconds(30));
+      configuration.section(BatchConfig.class).launcher().stopAll(Duration.ofSeconds(30));
       app.stop();
     }
   }
@@ -156,7 +157,7 @@ class ABatchJobTakesItsRecordsFromTheMessageInYamlTest {
           .until(() -> Files.readString(result).equals("COMPLETED 400 400 0"));
       assertThat(BatchEngine.of(app).instances("orders", 10)).hasSize(1);
     } finally {
-      configuration.batch().launcher().stopAll(Duration.ofSeconds(30));
+      configuration.section(BatchConfig.class).launcher().stopAll(Duration.ofSeconds(30));
       app.stop();
     }
   }
@@ -174,7 +175,7 @@ class ABatchJobTakesItsRecordsFromTheMessageInYamlTest {
               i -> {
                 if (i == stopAt) {
                   try {
-                    configuration.batch().launcher().stopAll(Duration.ZERO);
+                    configuration.section(BatchConfig.class).launcher().stopAll(Duration.ZERO);
                   } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                   }
@@ -206,7 +207,10 @@ class ABatchJobTakesItsRecordsFromTheMessageInYamlTest {
   void aJobOfTheMessageCannotRunOnItsOwn() {
     Configuration configuration = ConfigLoader.read("app.yaml", YAML, dir, loader());
     try (Application app = configuration.application().build()) {
-      assertThatThrownBy(() -> BatchEngine.of(app).run(configuration.batch().jobs().getFirst()))
+      assertThatThrownBy(
+              () ->
+                  BatchEngine.of(app)
+                      .run(configuration.section(BatchConfig.class).jobs().getFirst()))
           .isInstanceOf(ConfigurationException.class)
           .hasMessageContaining(
               "input: value 'message' means batch job 'orders' takes its records from the message"

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.sluice.batch.BatchJob;
+import io.sluice.batch.config.BatchConfig;
 import io.sluice.core.ConfigProblem;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class ABatchOutputIsMappedFromYamlTest {
                     output: { csv: out/orders.csv, columns: [id, name, total] }
                     steps: [ { name: copy } ]
                 """)
-            .batch()
+            .section(BatchConfig.class)
             .jobs()
             .getFirst();
 

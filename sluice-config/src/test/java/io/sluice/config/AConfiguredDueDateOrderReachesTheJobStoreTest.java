@@ -7,6 +7,7 @@ import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NewJob;
 import io.sluice.core.store.NodeLease;
+import io.sluice.jobs.config.JobsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +36,8 @@ class AConfiguredDueDateOrderReachesTheJobStoreTest {
             getClass().getClassLoader());
 
     try (Application app = configuration.application().build()) {
-      JobStore store = configuration.jobs().store(app.storage(), app.storedValues());
+      JobStore store =
+          configuration.section(JobsConfig.class).store(app.storage(), app.storedValues());
       Instant now = store.clock().instant();
       store.create(NewJob.of("email", "urgent").withPriority(100).withDueAt(now.minusSeconds(1)));
       store.create(NewJob.of("email", "routine").withPriority(0).withDueAt(now.minusSeconds(5)));

@@ -7,6 +7,8 @@ import io.sluice.batch.AcceptPolicy;
 import io.sluice.batch.BatchInput;
 import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchStep;
+import io.sluice.batch.config.BatchConfig;
+import io.sluice.config.spi.Threads;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ProcessingStrategy;
 import java.util.ArrayList;
@@ -46,7 +48,7 @@ class BatchJobsAreMappedFromYamlTest {
                     input: { jsonLines: /var/events.jsonl }
                     steps: [ { name: copy } ]
                 """)
-            .batch();
+            .section(BatchConfig.class);
 
     assertThat(batch.names()).containsExactly("import-orders", "events");
     BatchJob job = batch.job("import-orders").orElseThrow();
@@ -92,14 +94,15 @@ class BatchJobsAreMappedFromYamlTest {
             """);
 
     assertThat(configuration.application().build().flows()).isEmpty();
-    BatchJob job = configuration.batch().jobs().getFirst();
+    BatchJob job = configuration.section(BatchConfig.class).jobs().getFirst();
     assertThat(job.blockSize()).isEqualTo(BatchJob.DEFAULT_BLOCK_SIZE);
     assertThat(job.maxFailedRecords()).isZero();
     assertThat(job.strategy()).isInstanceOf(ProcessingStrategy.Auto.class);
     assertThat(job.steps().getFirst().accept()).isEqualTo(AcceptPolicy.NO_FAILURES);
     assertThat(job.onCompleteProcessors()).isEmpty();
     assertThat(payloads(job.input(), 3)).containsExactly(0L, 1L, 2L);
-    assertThat(Configs.read("flows: [ { name: bare } ]").batch().jobs()).isEmpty();
+    assertThat(Configs.read("flows: [ { name: bare } ]").section(BatchConfig.class).jobs())
+        .isEmpty();
   }
 
   @Test
@@ -113,7 +116,7 @@ class BatchJobsAreMappedFromYamlTest {
                       generator: { count: 2, payload: "order-#[payload],#[payload * 10]" }
                     steps: [ { name: copy } ]
                 """)
-            .batch()
+            .section(BatchConfig.class)
             .jobs()
             .getFirst();
 
@@ -184,7 +187,7 @@ class BatchJobsAreMappedFromYamlTest {
 
   @Test
   void theRulesSayWhatIsWrong() {
-    assertThat(rule("batch[0].threads")).isEqualTo(SchemaValidation.THREADS_RULE);
+    assertThat(rule("batch[0].threads")).isEqualTo(Threads.RULE);
     assertThat(rule("batch[0].steps[0].acceptExpression")).startsWith("does not compile");
     assertThat(rule("batch[0].steps[1].name"))
         .isEqualTo(

@@ -9,6 +9,7 @@ import io.sluice.core.store.JobQuery;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NewJob;
 import io.sluice.jobs.JobExecutor;
+import io.sluice.jobs.config.JobsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -47,9 +48,10 @@ class ConfiguredJobHandlersRunJobsTest {
 
     try (Application app = configuration.application().meterRegistry(registry).build()) {
       app.start();
-      try (JobExecutor executor = configuration.jobs().newExecutor(app)) {
+      try (JobExecutor executor = configuration.section(JobsConfig.class).newExecutor(app)) {
         executor.start();
-        JobStore store = configuration.jobs().store(app.storage(), app.storedValues());
+        JobStore store =
+            configuration.section(JobsConfig.class).store(app.storage(), app.storedValues());
         store.create(NewJob.of("greet", "hello"));
         store.create(NewJob.of("record", "kept"));
 

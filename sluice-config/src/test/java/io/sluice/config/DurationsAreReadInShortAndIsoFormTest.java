@@ -2,6 +2,7 @@ package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.config.spi.Durations;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -3,10 +3,12 @@ package io.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.sluice.config.spi.Durations;
 import io.sluice.core.ConfigProblem;
 import io.sluice.jobs.Acquisition;
 import io.sluice.jobs.ClaimOrder;
 import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.config.JobsConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +52,7 @@ class JobsAreMappedFromYamlTest {
                 flows:
                   - name: mailer
                 """)
-            .jobs();
+            .section(JobsConfig.class);
 
     assertThat(jobs.executorConfig())
         .isEqualTo(
@@ -87,7 +89,7 @@ class JobsAreMappedFromYamlTest {
 
   @Test
   void withoutTheSectionTheNodeHasTheDefaultsAndNoHandler() {
-    JobsConfig jobs = Configs.read("flows: [ { name: bare } ]").jobs();
+    JobsConfig jobs = Configs.read("flows: [ { name: bare } ]").section(JobsConfig.class);
 
     assertThat(jobs.hasHandlers()).isFalse();
     assertThat(jobs.claimOrder()).isEqualTo(ClaimOrder.PRIORITY);
@@ -99,7 +101,7 @@ class JobsAreMappedFromYamlTest {
   void unsetSettingsKeepTheirDefaultsAndThePrefetchFollowsTheConcurrency() {
     JobExecutorConfig config =
         Configs.read("sluice: { jobs: { concurrency: 40 } }\nflows: [ { name: bare } ]")
-            .jobs()
+            .section(JobsConfig.class)
             .executorConfig();
 
     assertThat(config.prefetch()).isEqualTo(40);
@@ -110,7 +112,7 @@ class JobsAreMappedFromYamlTest {
   void claimingByDueDateIsAChoiceOfTheSection() {
     JobsConfig jobs =
         Configs.read("sluice: { jobs: { claimOrder: due-date } }\nflows: [ { name: bare } ]")
-            .jobs();
+            .section(JobsConfig.class);
 
     assertThat(jobs.claimOrder()).isEqualTo(ClaimOrder.DUE_DATE);
   }

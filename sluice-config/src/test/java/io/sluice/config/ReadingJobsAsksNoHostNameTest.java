@@ -3,6 +3,7 @@ package io.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.config.JobsConfig;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +26,7 @@ class ReadingJobsAsksNoHostNameTest {
                       send: { flow: send }
                 flows: [ { name: send } ]
                 """)
-            .jobs();
+            .section(JobsConfig.class);
 
     assertThat(CountingResolver.LOCAL_HOST_LOOKUPS.get()).isEqualTo(before);
     assertThat(jobs.executorConfig().nodeId())

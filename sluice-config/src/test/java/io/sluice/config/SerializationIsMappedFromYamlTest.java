@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.sluice.config.spi.Sizes;
 import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.serialization.SerializationConfig;

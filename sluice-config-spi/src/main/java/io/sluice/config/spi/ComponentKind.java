@@ -1,0 +1,20 @@
+package io.sluice.config.spi;
+
+/**
+ * What a component is in a configuration file, which decides where its key may be written and where
+ * its schema fragment goes in the assembled schema.
+ */
+public enum ComponentKind {
+  /** A flow's {@code source:} (and a batch job's {@code input.source:}). */
+  SOURCE,
+  /** An item of a processor list ({@code processors}, {@code sinks}, a scope's own list). */
+  PROCESSOR,
+  /** A processor that routes to lists of its own (none is registered yet). */
+  ROUTER,
+  /** A kind of {@code sluice.store} (not open to components yet). */
+  STORE,
+  /** A kind of batch job input (not open to components yet). */
+  BATCH_INPUT,
+  /** A section of the file, such as {@code sluice.jobs} or {@code batch}. */
+  SECTION
+}

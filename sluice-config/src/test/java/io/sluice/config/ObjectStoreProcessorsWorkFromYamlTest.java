@@ -45,7 +45,9 @@ class ObjectStoreProcessorsWorkFromYamlTest {
       send(app, "forget", Message.of("", Map.of("id", "7")));
       assertThat(send(app, "recall", Message.of("?", Map.of("id", "7"))).payload()).isNull();
       assertThatThrownBy(() -> send(app, "recall-payload", Message.of("?", Map.of("id", "7"))))
-          .hasRootCauseMessage("object store 'seen' has no value under '7'");
+          .hasRootCauseMessage(
+              "object store 'seen' has no value under '7'; give store-get a target to take a missing"
+                  + " entry as a null variable");
     }
   }
 

@@ -5,8 +5,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchStep;
 import io.sluice.batch.StepCounts;
+import io.sluice.core.Backoff;
 import io.sluice.core.Message;
 import io.sluice.core.ThrottledException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -23,8 +25,12 @@ final class Dispatch {
   /** How many times a throttled call of a record is made again before the record fails. */
   static final int THROTTLED_RETRIES = 10;
 
-  private static final long FIRST_THROTTLED_PAUSE_MILLIS = 20;
-  private static final long MAX_THROTTLED_PAUSE_MILLIS = 2_000;
+  /**
+   * The pause before a throttled call is made again: 20 ms doubled up to 2 s, half to all of it.
+   */
+  static final Backoff THROTTLED =
+      Backoff.doubling(Duration.ofMillis(20), Duration.ofMillis(2_000))
+          .withJitter(Backoff.Jitter.HALF_TO_FULL);
 
   private final BatchRun run;
   private final List<String> flows;
@@ -92,11 +98,9 @@ final class Dispatch {
                 return CompletableFuture.failedFuture(e);
               }
               retriedMeter.increment();
-              long pause =
-                  Math.min(MAX_THROTTLED_PAUSE_MILLIS, FIRST_THROTTLED_PAUSE_MILLIS << retries);
               Executor later =
                   CompletableFuture.delayedExecutor(
-                      ThreadLocalRandom.current().nextLong(pause / 2, pause + 1),
+                      THROTTLED.delay(retries, ThreadLocalRandom.current()).toMillis(),
                       TimeUnit.MILLISECONDS);
               return CompletableFuture.supplyAsync(() -> retries + 1, later)
                   .thenCompose(next -> send(flow, record, next));

@@ -1,6 +1,7 @@
 package io.sluice.jobs.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.Backoff;
 import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobStore;
@@ -35,8 +36,12 @@ public final class JobNode implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(JobNode.class);
 
-  private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
-  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+  /** The acquisition's pause while the job store cannot be used: 100 ms doubled up to 5 s. */
+  private static final Backoff OUTAGE =
+      Backoff.doubling(Duration.ofMillis(100), Duration.ofSeconds(5));
+
+  /** How the safety poll and the acquisition backoff are spread: ±20%. */
+  private static final Backoff.Jitter JITTER = Backoff.Jitter.spread(0.2);
 
   /** How long a finished job's outcome may wait to be written with others'. */
   private static final long ACK_DELAY_NANOS = Duration.ofMillis(50).toNanos();
@@ -200,7 +205,7 @@ public final class JobNode implements AutoCloseable {
   }
 
   private void acquire() {
-    Duration backoff = FIRST_BACKOFF;
+    Backoff.Failures failures = OUTAGE.failures();
     while (!stopping) {
       long seen = store.changes();
       Duration wait;
@@ -208,7 +213,7 @@ public final class JobNode implements AutoCloseable {
         wait = acquireOnce();
         outage = false;
         acquisitionFailures.recovered();
-        backoff = FIRST_BACKOFF;
+        failures.reset();
       } catch (RuntimeException e) {
         if (!stopping) {
           outage = true;
@@ -217,13 +222,9 @@ public final class JobNode implements AutoCloseable {
                   + " up to {}",
               config.nodeId(),
               e.getMessage(),
-              MAX_BACKOFF);
+              OUTAGE.cap());
         }
-        wait = backoff;
-        backoff =
-            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
-                ? MAX_BACKOFF
-                : backoff.multipliedBy(2);
+        wait = failures.next();
       }
       if (wait.isZero()) {
         continue;
@@ -261,7 +262,7 @@ public final class JobNode implements AutoCloseable {
       long waited = System.nanoTime() - outcomes.firstNanos();
       if (claiming || finished >= config.claimBatch() || waited >= ACK_DELAY_NANOS) {
         outcomes.requestFlush();
-        ackIn = outcomes.failing() ? FIRST_BACKOFF.multipliedBy(10) : Duration.ZERO;
+        ackIn = outcomes.failing() ? OUTAGE.initial().multipliedBy(10) : Duration.ZERO;
       } else {
         ackIn = Duration.ofNanos(ACK_DELAY_NANOS - waited);
       }
@@ -357,9 +358,7 @@ public final class JobNode implements AutoCloseable {
   }
 
   private static Duration jittered(Duration poll) {
-    return Duration.ofMillis(
-        Math.max(
-            1, Math.round(poll.toMillis() * ThreadLocalRandom.current().nextDouble(0.8, 1.2))));
+    return JITTER.apply(poll, ThreadLocalRandom.current());
   }
 
   /**

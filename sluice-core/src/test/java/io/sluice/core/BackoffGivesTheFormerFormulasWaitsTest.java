@@ -66,6 +66,19 @@ class BackoffGivesTheFormerFormulasWaitsTest {
   }
 
   @Test
+  void theAdaptiveLimitersProbePausesAsBefore() {
+    long first = TimeUnit.SECONDS.toNanos(1);
+    long max = TimeUnit.MINUTES.toNanos(1);
+    Backoff backoff = Backoff.doubling(Duration.ofNanos(first), Duration.ofNanos(max));
+    long pause = first;
+    for (int doublings = 0; doublings < ATTEMPTS; doublings++) {
+      assertThat(backoff.delay(doublings).toNanos()).as("doubled %d", doublings).isEqualTo(pause);
+      pause = Math.min(max, pause * 2);
+    }
+    assertThat(backoff.delay(Integer.MAX_VALUE).toNanos()).isEqualTo(max);
+  }
+
+  @Test
   void theBatchThrottledPausesAsBeforeJitterIncluded() {
     Backoff backoff =
         Backoff.doubling(Duration.ofMillis(20), Duration.ofMillis(2_000))

@@ -1,5 +1,6 @@
 package io.sluice.jdbc;
 
+import io.sluice.core.Backoff;
 import io.sluice.core.serialization.CorruptRecordException;
 import io.sluice.core.serialization.RecordFault;
 import io.sluice.core.serialization.SerializationException;
@@ -37,7 +38,8 @@ final class JdbcDurableQueue implements DurableQueue {
   /** Rows per multi-row insert: few statements, well under every driver's parameter limit. */
   private static final int ROWS_PER_INSERT = 500;
 
-  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+  private static final Backoff UNREACHABLE =
+      Backoff.doubling(Duration.ofMillis(50), Duration.ofSeconds(5));
 
   private static final String FENCE =
       " WHERE id = ? AND lock_owner = ? AND lock_expires = ? AND deliveries = ? AND lock_expires > ?";
@@ -292,7 +294,7 @@ final class JdbcDurableQueue implements DurableQueue {
     Require.atLeastOne(max);
     Require.notNegative(wait, "wait");
     long deadline = System.nanoTime() + wait.toNanos();
-    Duration backoff = Duration.ofMillis(50);
+    Backoff.Failures failures = UNREACHABLE.failures();
     while (true) {
       long seen = storage.signals().generation(name);
       Duration pause = storage.recheck();
@@ -302,17 +304,13 @@ final class JdbcDurableQueue implements DurableQueue {
         if (!taken.isEmpty()) {
           return taken;
         }
-        backoff = Duration.ofMillis(50);
+        failures.reset();
       } catch (StoreException e) {
         if (!JdbcFailures.isConnectionFailure(e)) {
           throw e;
         }
         storage.unreachable(e);
-        pause = backoff;
-        backoff =
-            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
-                ? MAX_BACKOFF
-                : backoff.multipliedBy(2);
+        pause = failures.next();
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {

@@ -1,5 +1,6 @@
 package io.sluice.jdbc;
 
+import io.sluice.core.Backoff;
 import io.sluice.core.logging.RepeatedFailureLog;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,7 +32,8 @@ final class PostgresListener implements AutoCloseable {
   /** Quiet polls between checks that the connection still answers. */
   private static final int POLLS_BETWEEN_CHECKS = 40;
 
-  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+  private static final Backoff RECONNECT =
+      Backoff.doubling(Duration.ofMillis(100), Duration.ofSeconds(5));
 
   private final String url;
   private final Properties properties;
@@ -56,14 +58,14 @@ final class PostgresListener implements AutoCloseable {
   }
 
   private void run() {
-    Duration backoff = Duration.ofMillis(100);
+    Backoff.Failures reconnects = RECONNECT.failures();
     while (stop.getCount() > 0) {
       try (Connection connection = DriverManager.getConnection(url, properties)) {
         try (Statement listen = connection.createStatement()) {
           listen.execute("LISTEN " + Dialect.CHANNEL);
         }
         lost.recovered();
-        backoff = Duration.ofMillis(100);
+        reconnects.reset();
         // Notifications sent while we were not listening are gone: let every waiter look.
         signals.wakeAll();
         listen(connection);
@@ -78,17 +80,13 @@ final class PostgresListener implements AutoCloseable {
             failures.scrub(JdbcFailures.rootMessage(e)));
       }
       try {
-        if (stop.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
+        if (stop.await(reconnects.next().toMillis(), TimeUnit.MILLISECONDS)) {
           return;
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
-      backoff =
-          backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
-              ? MAX_BACKOFF
-              : backoff.multipliedBy(2);
     }
   }
 

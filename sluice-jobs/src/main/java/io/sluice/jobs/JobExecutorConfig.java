@@ -1,5 +1,6 @@
 package io.sluice.jobs;
 
+import io.sluice.core.Backoff;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigProblems;
 import io.sluice.core.ConfigurationException;
@@ -135,7 +136,7 @@ public record JobExecutorConfig(
 
   /** The wait before retry number {@code retry} (1 for the first): grows, capped. */
   public Duration backoff(int retry) {
-    return grown(retryBackoff, backoffFactor, retry - 1, maxRetryBackoff);
+    return new Backoff(retryBackoff, backoffFactor, maxRetryBackoff).delay(retry - 1);
   }
 
   /**
@@ -158,7 +159,8 @@ public record JobExecutorConfig(
    * acquisitionBackoff × factor^(level−1)}, capped at {@code maxAcquisitionBackoff}.
    */
   public Duration acquisitionBackoff(int level) {
-    return grown(acquisitionBackoff, acquisitionBackoffFactor, level - 1, maxAcquisitionBackoff);
+    return new Backoff(acquisitionBackoff, acquisitionBackoffFactor, maxAcquisitionBackoff)
+        .delay(level - 1);
   }
 
   /**
@@ -186,13 +188,7 @@ public record JobExecutorConfig(
    * that found some.
    */
   public Duration idleWait(int empty) {
-    return grown(idleWait, idleWaitFactor, empty - 1, maxIdleWait);
-  }
-
-  /** {@code first × factor^steps}, capped at {@code max}. */
-  private static Duration grown(Duration first, double factor, int steps, Duration max) {
-    double millis = first.toMillis() * Math.pow(factor, Math.max(0, steps));
-    return millis >= max.toMillis() ? max : Duration.ofMillis(Math.round(millis));
+    return new Backoff(idleWait, idleWaitFactor, maxIdleWait).delay(empty - 1);
   }
 
   /** Builds a {@link JobExecutorConfig}; {@link #build()} checks every rule. */

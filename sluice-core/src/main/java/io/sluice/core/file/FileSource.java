@@ -11,7 +11,6 @@ import io.sluice.core.spi.SourceContext;
 import io.sluice.core.spi.TimerService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -19,7 +18,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,7 +72,7 @@ public final class FileSource implements Source {
 
   private final FileSourceConfig config;
   private final Path directory;
-  private final Path moveTo;
+  private final FileRemoval removal;
   private final PathMatcher matcher;
   private final Set<Path> inFlight = ConcurrentHashMap.newKeySet();
   private final Set<Path> failedBefore = ConcurrentHashMap.newKeySet();
@@ -88,7 +86,6 @@ public final class FileSource implements Source {
   private Counter refused;
   private RepeatedFailureLog pollFailures;
   private RepeatedFailureLog fileFailures;
-  private boolean atomicMove;
   private boolean running;
   private TimerService.Cancellable nextPoll;
 
@@ -96,7 +93,7 @@ public final class FileSource implements Source {
   public FileSource(FileSourceConfig config) {
     this.config = config;
     this.directory = config.directory().toAbsolutePath().normalize();
-    this.moveTo = config.moveTo() == null ? null : config.moveTo().toAbsolutePath().normalize();
+    this.removal = new FileRemoval(config, directory);
     this.matcher = FileSystems.getDefault().getPathMatcher("glob:" + config.pattern());
   }
 
@@ -121,13 +118,12 @@ public final class FileSource implements Source {
     }
     if (config.afterRead() == AfterRead.MOVE) {
       try {
-        Files.createDirectories(moveTo);
-        atomicMove = Files.getFileStore(directory).equals(Files.getFileStore(moveTo));
+        removal.prepare();
       } catch (IOException e) {
         throw new FlowStartException(
             flowContext.flowName(),
             "Cannot create the moveTo directory '"
-                + moveTo
+                + removal.moveTo()
                 + "' ("
                 + e
                 + "); create it or fix the file source's 'moveTo'");
@@ -165,7 +161,7 @@ public final class FileSource implements Source {
         config.pollingFrequency(),
         config.minAge(),
         config.maxConcurrentFiles(),
-        afterReadText());
+        removal.describe());
     synchronized (schedule) {
       running = true;
       nextPoll = flowContext.timer().schedule(Duration.ZERO, this::pollAndReschedule);
@@ -193,17 +189,6 @@ public final class FileSource implements Source {
   @Override
   public boolean handsStreams() {
     return config.streaming();
-  }
-
-  private String afterReadText() {
-    if (config.afterRead() == AfterRead.DELETE) {
-      return "delete";
-    }
-    return "move to '"
-        + moveTo
-        + "' ("
-        + (atomicMove ? "atomic" : "copy and delete: moveTo is on another file system")
-        + ")";
   }
 
   private Counter counter(MeterRegistry registry, String name, String description) {
@@ -290,7 +275,7 @@ public final class FileSource implements Source {
     }
   }
 
-  private record Candidate(Path path, BasicFileAttributes attributes, boolean failedBefore) {}
+  record Candidate(Path path, BasicFileAttributes attributes, boolean failedBefore) {}
 
   private List<Candidate> list() {
     Instant youngest = context.clock().instant().minus(config.minAge());
@@ -437,7 +422,7 @@ public final class FileSource implements Source {
   private boolean remove(Candidate candidate) {
     Path path = candidate.path();
     try {
-      String changed = changedSinceListed(candidate);
+      String changed = FileRemoval.changedSinceListed(candidate);
       if (changed != null) {
         fileFailures.failed(
             "Flow '{}' finished '{}' but the file {} since it was read; it stays and is read"
@@ -447,11 +432,7 @@ public final class FileSource implements Source {
             changed);
         return false;
       }
-      if (config.afterRead() == AfterRead.DELETE) {
-        Files.delete(path);
-      } else {
-        move(path);
-      }
+      removal.apply(path);
       return true;
     } catch (NoSuchFileException gone) {
       fileFailures.failed(
@@ -467,48 +448,11 @@ public final class FileSource implements Source {
               + "later poll: {}",
           context.flowName(),
           path,
-          config.afterRead() == AfterRead.DELETE ? "deleted" : "moved to '" + moveTo + "'",
+          config.afterRead() == AfterRead.DELETE
+              ? "deleted"
+              : "moved to '" + removal.moveTo() + "'",
           e.toString());
       return false;
     }
-  }
-
-  /**
-   * What changed of the file at the candidate's path since it was listed (another file there, a new
-   * size or modification time), or null when nothing did.
-   *
-   * @throws NoSuchFileException when no file is there any more
-   */
-  private static String changedSinceListed(Candidate candidate) throws IOException {
-    BasicFileAttributes listed = candidate.attributes();
-    BasicFileAttributes now =
-        Files.readAttributes(
-            candidate.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    Object key = listed.fileKey();
-    if (key != null && !key.equals(now.fileKey())) {
-      return "was replaced by another file";
-    }
-    if (now.size() != listed.size()) {
-      return "changed size (" + listed.size() + " bytes when listed, " + now.size() + " now)";
-    }
-    if (!now.lastModifiedTime().equals(listed.lastModifiedTime())) {
-      return "was modified (at " + now.lastModifiedTime() + ")";
-    }
-    return null;
-  }
-
-  private void move(Path path) throws IOException {
-    Path target = moveTo.resolve(path.getFileName());
-    if (atomicMove) {
-      try {
-        Files.move(
-            path, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        return;
-      } catch (AtomicMoveNotSupportedException e) {
-        // Same file store yet no atomic rename (some network file systems): copy and delete.
-        LOG.debug("Atomic move of '{}' is not supported: {}", path, e.toString());
-      }
-    }
-    Files.move(path, target, StandardCopyOption.REPLACE_EXISTING);
   }
 }

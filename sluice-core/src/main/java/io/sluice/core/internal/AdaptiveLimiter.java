@@ -1,5 +1,7 @@
 package io.sluice.core.internal;
 
+import io.sluice.core.Backoff;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -69,6 +71,11 @@ final class AdaptiveLimiter {
   /** The longest the limit holds at a ceiling before it probes above. */
   static final long MAX_PROBE_PAUSE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
+  /** The pause before a probe above a ceiling, by the throttlings that doubled it. */
+  private static final Backoff PROBE_PAUSE =
+      Backoff.doubling(
+          Duration.ofNanos(FIRST_PROBE_PAUSE_NANOS), Duration.ofNanos(MAX_PROBE_PAUSE_NANOS));
+
   /** How often the limit may double by time while callers wait in slow start. */
   static final long PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -104,7 +111,7 @@ final class AdaptiveLimiter {
   private long waiting;
   private long awaitedWaiting;
   private int ceiling = Integer.MAX_VALUE;
-  private long probePauseNanos = FIRST_PROBE_PAUSE_NANOS;
+  private int probeDoublings;
   private long probeAtNanos;
   private boolean regaining;
   private int refusedMax;
@@ -334,7 +341,7 @@ final class AdaptiveLimiter {
           // raised or is gone.
           ceiling = Integer.MAX_VALUE;
           refusedMax = 0;
-          probePauseNanos = FIRST_PROBE_PAUSE_NANOS;
+          probeDoublings = 0;
           regaining = false;
         }
       }
@@ -355,10 +362,10 @@ final class AdaptiveLimiter {
     }
     boolean known = ceiling != Integer.MAX_VALUE;
     if (halved || !known) {
-      if (known) {
-        probePauseNanos = Math.min(MAX_PROBE_PAUSE_NANOS, probePauseNanos * 2);
+      if (known && probeDoublings < Integer.MAX_VALUE) {
+        probeDoublings++;
       }
-      probeAtNanos = now + probePauseNanos;
+      probeAtNanos = now + PROBE_PAUSE.delay(probeDoublings).toNanos();
     }
     ceiling = Math.min(ceiling, Math.max(minLimit, concurrency - 1));
     refusedMax = Math.max(refusedMax, concurrency);

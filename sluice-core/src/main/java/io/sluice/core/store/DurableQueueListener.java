@@ -3,6 +3,7 @@ package io.sluice.core.store;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.Backoff;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.internal.ConsumerThreads;
 import io.sluice.core.logging.RepeatedFailureLog;
@@ -44,8 +45,8 @@ public final class DurableQueueListener {
   private static final Logger LOG = LoggerFactory.getLogger(DurableQueueListener.class);
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration BUSY_PAUSE = Duration.ofMillis(10);
-  private static final Duration FIRST_RETRY = Duration.ofMillis(100);
-  private static final Duration MAX_RETRY = Duration.ofSeconds(5);
+  private static final Backoff RETRY =
+      Backoff.doubling(Duration.ofMillis(100), Duration.ofSeconds(5));
 
   private final DurableQueue queue;
   private final String threadName;
@@ -179,7 +180,7 @@ public final class DurableQueueListener {
   }
 
   private void consume() {
-    long pause = FIRST_RETRY.toNanos();
+    Backoff.Failures failures = RETRY.failures();
     while (running) {
       List<Delivery> taken = List.of();
       int handed = 0;
@@ -201,7 +202,7 @@ public final class DurableQueueListener {
         }
         releaseFrom(taken, handed);
         taken = List.of();
-        pause = FIRST_RETRY.toNanos();
+        failures.reset();
         if (busy) {
           LockSupport.parkNanos(BUSY_PAUSE.toNanos());
         }
@@ -214,13 +215,13 @@ public final class DurableQueueListener {
         // every other message still has to flow. What was taken goes back; the next take waits.
         releaseFrom(taken, handed);
         takeFailures.increment();
+        long pause = failures.next().toNanos();
         LOG.warn(
             "Listener on queue '{}' could not take messages ({}); it tries again in {} ms",
             queue.name(),
             e.toString(),
             pause / 1_000_000);
         LockSupport.parkNanos(pause);
-        pause = Math.min(pause * 2, MAX_RETRY.toNanos());
       }
     }
   }

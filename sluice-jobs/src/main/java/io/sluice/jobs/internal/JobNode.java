@@ -1,39 +1,27 @@
 package io.sluice.jobs.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.Backoff;
 import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.store.ClaimedJob;
 import io.sluice.core.store.JobStore;
 import io.sluice.core.store.NodeLease;
 import io.sluice.jobs.Acquisition;
-import io.sluice.jobs.JobContext;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.JobHandler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +36,12 @@ public final class JobNode implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(JobNode.class);
 
-  private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
-  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
-  private static final int MAX_ERROR_LENGTH = 4000;
+  /** The acquisition's pause while the job store cannot be used: 100 ms doubled up to 5 s. */
+  private static final Backoff OUTAGE =
+      Backoff.doubling(Duration.ofMillis(100), Duration.ofSeconds(5));
+
+  /** How the safety poll and the acquisition backoff are spread: ±20%. */
+  private static final Backoff.Jitter JITTER = Backoff.Jitter.spread(0.2);
 
   /** How long a finished job's outcome may wait to be written with others'. */
   private static final long ACK_DELAY_NANOS = Duration.ofMillis(50).toNanos();
@@ -63,12 +54,10 @@ public final class JobNode implements AutoCloseable {
 
   private final JobStore store;
   private final JobExecutorConfig config;
-  private final Map<String, JobHandler> handlers;
   private final Set<String> types;
   private final Clock clock;
   private final JobMetrics metrics;
   private final LeaseKeeper keeper;
-  private final Semaphore permits;
   private final AtomicInteger held = new AtomicInteger();
 
   /**
@@ -79,27 +68,18 @@ public final class JobNode implements AutoCloseable {
 
   private final HeldJobs holding;
   private final AtomicInteger running = new AtomicInteger();
-  private final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger outcomeCount = new AtomicInteger();
-  private volatile long firstOutcomeNanos;
-  private final AtomicBoolean flushQueued = new AtomicBoolean();
-  private volatile boolean writesFailing;
-
-  /** Outcomes being written, or kept after a failed write; the writer thread's alone. */
-  private final List<Outcome> pending = new ArrayList<>();
-
+  private final OutcomeWriter outcomes;
+  private final KeyedChains chains;
   private final AcquisitionPace pace;
   private boolean staggering;
   private long staggerUntil;
   private final ExecutorService workers;
   private final ScheduledExecutorService heartbeat;
-  private final ExecutorService writer;
   private final Thread acquisition;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean stopping;
   private boolean outage;
   private final RepeatedFailureLog acquisitionFailures;
-  private final RepeatedFailureLog writeFailures;
   private boolean started;
   private boolean closed;
 
@@ -111,18 +91,14 @@ public final class JobNode implements AutoCloseable {
       MeterRegistry registry) {
     this.store = store;
     this.config = config;
-    this.handlers = Map.copyOf(handlers);
     this.types = Set.copyOf(handlers.keySet());
     this.clock = store.clock();
     this.acquisitionFailures =
         new RepeatedFailureLog(LOG, "Node " + config.nodeId() + " acquiring jobs", clock);
-    this.writeFailures =
-        new RepeatedFailureLog(LOG, "Node " + config.nodeId() + " writing outcomes", clock);
     this.metrics = new JobMetrics(registry, config.nodeId());
     metrics.held(held);
     this.holding = new HeldJobs(metrics, config.nodeId());
     this.keeper = new LeaseKeeper(store, config, types, metrics, holding::drop);
-    this.permits = new Semaphore(config.concurrency());
     this.pace = new AcquisitionPace(config, JobNode::jittered);
     // Virtual threads: handlers mostly wait (I/O, other services); a prefetched job parks on its
     // permit for free. The concurrency limit is the semaphore, not a pool size.
@@ -136,14 +112,22 @@ public final class JobNode implements AutoCloseable {
                 .name("sluice-jobs-heartbeat-" + config.nodeId())
                 .daemon(true)
                 .factory());
-    // Outcomes are written on a thread of their own, so that a node's claims and completions
-    // overlap (on PostgreSQL, two backends) instead of taking turns on the acquisition thread.
-    this.writer =
-        Executors.newSingleThreadExecutor(
-            Thread.ofPlatform()
-                .name("sluice-jobs-complete-" + config.nodeId())
-                .daemon(true)
-                .factory());
+    this.outcomes = new OutcomeWriter(store, config, types, metrics, keeper);
+    Workers jobs =
+        new Workers(
+            store,
+            config,
+            Map.copyOf(handlers),
+            metrics,
+            keeper,
+            holding,
+            held,
+            running,
+            outcomes,
+            () -> stopping);
+    this.chains =
+        new KeyedChains(
+            store, config, metrics, holding, workers, jobs, held, slots, running, outcomes);
     this.acquisition =
         Thread.ofPlatform()
             .name("sluice-jobs-acquire-" + config.nodeId())
@@ -221,7 +205,7 @@ public final class JobNode implements AutoCloseable {
   }
 
   private void acquire() {
-    Duration backoff = FIRST_BACKOFF;
+    Backoff.Failures failures = OUTAGE.failures();
     while (!stopping) {
       long seen = store.changes();
       Duration wait;
@@ -229,7 +213,7 @@ public final class JobNode implements AutoCloseable {
         wait = acquireOnce();
         outage = false;
         acquisitionFailures.recovered();
-        backoff = FIRST_BACKOFF;
+        failures.reset();
       } catch (RuntimeException e) {
         if (!stopping) {
           outage = true;
@@ -238,13 +222,9 @@ public final class JobNode implements AutoCloseable {
                   + " up to {}",
               config.nodeId(),
               e.getMessage(),
-              MAX_BACKOFF);
+              OUTAGE.cap());
         }
-        wait = backoff;
-        backoff =
-            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
-                ? MAX_BACKOFF
-                : backoff.multipliedBy(2);
+        wait = failures.next();
       }
       if (wait.isZero()) {
         continue;
@@ -275,14 +255,14 @@ public final class JobNode implements AutoCloseable {
     boolean idleSlot = runningNow < config.concurrency() && slots.get() <= runningNow;
     boolean claiming = keeper.held() && room > 0 && (room >= config.claimBatch() || idleSlot);
     Duration ackIn = Duration.ZERO;
-    int finished = outcomeCount.get();
+    int finished = outcomes.count();
     // A skip-locked claim completes the finished jobs in its own statement.
     boolean carried = claiming && config.acquisition() == Acquisition.SKIP_LOCKED;
-    if ((finished > 0 || writesFailing) && !carried) {
-      long waited = System.nanoTime() - firstOutcomeNanos;
+    if ((finished > 0 || outcomes.failing()) && !carried) {
+      long waited = System.nanoTime() - outcomes.firstNanos();
       if (claiming || finished >= config.claimBatch() || waited >= ACK_DELAY_NANOS) {
-        requestFlush();
-        ackIn = writesFailing ? FIRST_BACKOFF.multipliedBy(10) : Duration.ZERO;
+        outcomes.requestFlush();
+        ackIn = outcomes.failing() ? OUTAGE.initial().multipliedBy(10) : Duration.ZERO;
       } else {
         ackIn = Duration.ofNanos(ACK_DELAY_NANOS - waited);
       }
@@ -332,105 +312,15 @@ public final class JobNode implements AutoCloseable {
   }
 
   /**
-   * Queues an outcome for the writer thread, noting when the oldest waiting one came; true when it
-   * is that oldest one (the loop must set its timer for it).
-   */
-  private boolean offer(Outcome outcome) {
-    // Counted before it is queued, so the writer never takes one the count does not hold yet (the
-    // count would go below zero and a later outcome would wait unseen).
-    boolean first = outcomeCount.getAndIncrement() == 0;
-    if (first) {
-      firstOutcomeNanos = System.nanoTime();
-    }
-    outcomes.add(outcome);
-    return first;
-  }
-
-  /** Has the writer thread write the outcomes back, unless it is about to already. */
-  private void requestFlush() {
-    if (!flushQueued.compareAndSet(false, true)) {
-      return;
-    }
-    try {
-      writer.execute(
-          () -> {
-            flushQueued.set(false);
-            drain();
-            writePending();
-          });
-    } catch (RejectedExecutionException e) {
-      flushQueued.set(false); // stopping: close() writes what is left
-    }
-  }
-
-  /**
-   * Writes the pending outcomes (on the writer thread); a failure keeps them for the next write and
-   * is told once, and so is the recovery.
-   */
-  private void writePending() {
-    try {
-      write();
-      writesFailing = false;
-      writeFailures.recovered();
-    } catch (RuntimeException e) {
-      writesFailing = true;
-      writeFailures.failed(
-          "Node {} cannot write its jobs' outcomes ({}); it keeps them and tries again",
-          config.nodeId(),
-          e.getMessage());
-    }
-  }
-
-  /**
    * Claims the whole room in one statement, which also completes the jobs this lease finished;
    * returns how long to wait before looking again.
    */
   private Duration claim(int room) {
     metrics.attempts.increment();
-    List<ClaimedJob> claimed = onWriter(() -> claimCarrying(room));
-    start(claimed);
+    List<ClaimedJob> claimed = outcomes.onWriter(() -> outcomes.claimCarrying(room));
+    chains.start(claimed);
     pace.found(claimed.size());
     return claimed.size() == room ? Duration.ZERO : untilNextDue();
-  }
-
-  /**
-   * On the writer thread, which owns the outcomes being written: claims {@code room} jobs and
-   * completes this lease's finished ones in the same round trip, then writes the other outcomes
-   * (failures, hand-backs, an earlier lease's completions). The claimed jobs are returned even when
-   * those writes fail: they are this node's now.
-   */
-  private List<ClaimedJob> claimCarrying(int room) {
-    drain();
-    NodeLease lease = keeper.lease();
-    List<Outcome> carried = byLease(Outcome.Completed.class).getOrDefault(lease, List.of());
-    JobStore.ClaimResult result = store.claim(lease, types, room, ids(carried));
-    if (!carried.isEmpty()) {
-      settle(lease, carried, result.completed());
-      pending.removeAll(carried);
-    }
-    writePending();
-    return result.claimed();
-  }
-
-  /** Runs {@code work} on the writer thread and waits for it (uninterruptibly: it may claim). */
-  private <T> T onWriter(Supplier<T> work) {
-    CompletableFuture<T> result;
-    try {
-      result = CompletableFuture.supplyAsync(work, writer);
-    } catch (RejectedExecutionException e) {
-      throw new IllegalStateException("node " + config.nodeId() + " is stopping", e);
-    }
-    try {
-      return result.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException failure) {
-        throw failure;
-      }
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw e;
-    }
   }
 
   /**
@@ -442,7 +332,7 @@ public final class JobNode implements AutoCloseable {
     int asked = pace.candidates(room);
     metrics.attempts.increment();
     JobStore.ClaimAttempt attempt = store.claimOptimistically(keeper.lease(), types, asked);
-    start(attempt.jobs());
+    chains.start(attempt.jobs());
     pace.found(attempt.jobs().size() + attempt.lockFailures());
     if (attempt.lockFailures() > 0) {
       metrics.lockFailures.increment(attempt.lockFailures());
@@ -450,72 +340,6 @@ public final class JobNode implements AutoCloseable {
     }
     pace.clean();
     return attempt.jobs().size() == asked ? Duration.ZERO : untilNextDue();
-  }
-
-  /**
-   * Starts the claimed jobs: each without an exclusive key on a virtual thread of its own, the jobs
-   * of one key on one virtual thread that runs them one after another in due order.
-   */
-  private void start(List<ClaimedJob> claimed) {
-    metrics.acquired.increment(claimed.size());
-    Map<String, List<HeldJobs.Held>> keys = new LinkedHashMap<>();
-    for (ClaimedJob job : claimed) {
-      held.incrementAndGet();
-      HeldJobs.Held one = holding.add(job);
-      if (job.exclusiveKey() == null) {
-        launch(List.of(one));
-      } else {
-        keys.computeIfAbsent(job.exclusiveKey(), k -> new ArrayList<>()).add(one);
-      }
-    }
-    for (List<HeldJobs.Held> chain : keys.values()) {
-      chain.sort(DUE_ORDER);
-      launch(chain);
-    }
-  }
-
-  private static final Comparator<HeldJobs.Held> DUE_ORDER =
-      Comparator.<HeldJobs.Held, Instant>comparing(h -> h.job.dueAt())
-          .thenComparingLong(h -> h.job.id());
-
-  /** Runs {@code chain} (one job, or the jobs of a key in due order) on a virtual thread. */
-  private void launch(List<HeldJobs.Held> chain) {
-    slots.incrementAndGet();
-    try {
-      workers.execute(() -> runChain(chain));
-    } catch (RejectedExecutionException e) {
-      metrics.rejected.increment(chain.size());
-      for (HeldJobs.Held one : chain) {
-        holding.remove(one);
-        held.decrementAndGet();
-        offer(new Outcome.Released(one.job));
-      }
-      slots.decrementAndGet();
-    }
-  }
-
-  private void runChain(List<HeldJobs.Held> chain) {
-    boolean first = false;
-    try {
-      for (int i = 0; i < chain.size(); i++) {
-        boolean oldest = run(chain.get(i));
-        if (oldest && i < chain.size() - 1) {
-          store.wake(); // the loop sets its timer for this outcome while the key's next runs
-        } else {
-          first |= oldest;
-        }
-      }
-    } finally {
-      // The loop wakes only when this end gives it something to do (a claim's worth of room, an
-      // idle slot, outcomes to write), not once per job: a no-op job would cost a context switch.
-      int nowSlots = slots.decrementAndGet();
-      if (first
-          || nowSlots <= config.concurrency() + config.prefetch() - config.claimBatch()
-          || nowSlots <= running.get()
-          || outcomeCount.get() >= config.claimBatch()) {
-        store.wake();
-      }
-    }
   }
 
   /**
@@ -534,222 +358,7 @@ public final class JobNode implements AutoCloseable {
   }
 
   private static Duration jittered(Duration poll) {
-    return Duration.ofMillis(
-        Math.max(
-            1, Math.round(poll.toMillis() * ThreadLocalRandom.current().nextDouble(0.8, 1.2))));
-  }
-
-  /**
-   * Runs one held job (unless dropped or stopping) and queues its outcome; true when that outcome
-   * is the oldest waiting to be written.
-   */
-  private boolean run(HeldJobs.Held one) {
-    ClaimedJob job = one.job;
-    one.enter();
-    boolean permit = false;
-    boolean first = false;
-    try {
-      if (one.dropped()) {
-        first = offer(new Outcome.Dropped(job));
-        return first;
-      }
-      permits.acquire();
-      permit = true;
-      running.incrementAndGet();
-      if (stopping) {
-        first = offer(new Outcome.Released(job));
-        return first;
-      }
-      // A job starts only under the lease held now: a node that was paused past its lease, or
-      // registered again since the claim, must not run what another node may run already.
-      if (!keeper.holds(job.lease())) {
-        holding.drop(job.lease(), "it lapsed before the job could start");
-      }
-      if (!holding.start(one)) {
-        Thread.interrupted(); // the wake-up of the drop, if it came
-        first = offer(new Outcome.Dropped(job));
-        return first;
-      }
-      Duration late = Duration.between(job.dueAt(), clock.instant());
-      metrics.startLatency.record(late.isNegative() ? Duration.ZERO : late);
-      Object payload;
-      try {
-        payload = job.payload().read();
-      } catch (RuntimeException e) {
-        metrics.unreadable.increment();
-        first = offer(new Outcome.Unreadable(job, "The payload cannot be read: " + describe(e)));
-        return first;
-      }
-      JobContext context =
-          new JobContext(
-              job.id(),
-              job.type(),
-              payload,
-              job.attempt(),
-              job.retriesLeft(),
-              job.dueAt(),
-              job.exclusiveKey(),
-              config.nodeId(),
-              transaction -> store.complete(transaction, job.lease(), job.id()),
-              () -> keeper.holds(job.lease()));
-      handlers.get(job.type()).handle(context);
-      metrics.executed.increment();
-      first = offer(new Outcome.Completed(job, context.completedInTransaction()));
-    } catch (InterruptedException e) {
-      first = offer(one.dropped() ? new Outcome.Dropped(job) : new Outcome.Released(job));
-    } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
-      metrics.failed.increment();
-      first = offer(new Outcome.Failed(job, describe(e)));
-    } finally {
-      holding.remove(one);
-      if (permit) {
-        running.decrementAndGet();
-        permits.release();
-      }
-      held.decrementAndGet();
-    }
-    return first;
-  }
-
-  private static String describe(Throwable e) {
-    String text = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-    return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH);
-  }
-
-  /** Moves the queued outcomes to the writer's pending list. */
-  private void drain() {
-    for (Outcome outcome = outcomes.poll(); outcome != null; outcome = outcomes.poll()) {
-      pending.add(outcome);
-      if (outcomeCount.decrementAndGet() > 0) {
-        firstOutcomeNanos = System.nanoTime(); // those that came meanwhile wait from now
-      }
-    }
-  }
-
-  /** Writes the outcomes back: completions in one commit per lease; keeps what failed to write. */
-  private void flush() {
-    drain();
-    write();
-  }
-
-  private void write() {
-    if (pending.isEmpty()) {
-      return;
-    }
-    // Each write removes what it wrote, so that after a failure only the rest is written again.
-    for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Completed.class).entrySet()) {
-      complete(group.getKey(), group.getValue());
-      pending.removeAll(group.getValue());
-    }
-    for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Released.class).entrySet()) {
-      List<Long> ids = ids(group.getValue());
-      refused(group.getKey(), ids.size() - store.release(group.getKey(), ids), ids, "hand back");
-      pending.removeAll(group.getValue());
-    }
-    for (Map.Entry<NodeLease, List<Outcome>> group : byLease(Outcome.Dropped.class).entrySet()) {
-      // Refused for the jobs reclaimed already; the others wait again at once.
-      store.release(group.getKey(), ids(group.getValue()));
-      pending.removeAll(group.getValue());
-    }
-    boolean retries = !pending.isEmpty();
-    while (!pending.isEmpty()) {
-      failed(pending.getFirst());
-      pending.removeFirst();
-    }
-    if (retries) {
-      store.wake(); // the loop sets its timer for the retries' due times
-    }
-  }
-
-  private Map<NodeLease, List<Outcome>> byLease(Class<? extends Outcome> kind) {
-    Map<NodeLease, List<Outcome>> groups = new LinkedHashMap<>();
-    for (Outcome outcome : pending) {
-      if (kind.isInstance(outcome)) {
-        groups.computeIfAbsent(outcome.job().lease(), l -> new ArrayList<>()).add(outcome);
-      }
-    }
-    return groups;
-  }
-
-  private static List<Long> ids(List<Outcome> outcomes) {
-    return outcomes.stream().map(o -> o.job().id()).toList();
-  }
-
-  private void complete(NodeLease lease, List<Outcome> completed) {
-    settle(lease, completed, store.complete(lease, ids(completed)));
-  }
-
-  /** Counts the completions written together and tells of those the lease no longer held. */
-  private void settle(NodeLease lease, List<Outcome> completed, Set<Long> done) {
-    List<Long> ids = ids(completed);
-    metrics.completedTogether.record(ids.size());
-    if (done.size() < ids.size()) {
-      Set<Long> lost = new HashSet<>(ids);
-      lost.removeAll(done);
-      // Completed in the handler's own transaction: gone already, as it should be.
-      completed.stream()
-          .filter(o -> o instanceof Outcome.Completed c && c.inTransaction())
-          .forEach(o -> lost.remove(o.job().id()));
-      refused(lease, lost.size(), lost, "complete");
-    }
-  }
-
-  private void refused(NodeLease lease, int count, Collection<Long> ids, String what) {
-    if (count <= 0) {
-      return;
-    }
-    metrics.fenced.increment(count);
-    LOG.warn(
-        "Node {} could not {} {} job(s) among {}: its lease {} no longer holds them (it lapsed and"
-            + " they were reclaimed); they run again, or ran, elsewhere",
-        config.nodeId(),
-        what,
-        count,
-        ids,
-        lease);
-  }
-
-  private void failed(Outcome outcome) {
-    ClaimedJob job = outcome.job();
-    switch (outcome) {
-      case Outcome.Failed f -> {
-        Instant retryAt = clock.instant().plus(config.backoff(job.attempt()));
-        switch (store.fail(job.lease(), job.id(), f.error(), retryAt)) {
-          case RETRY ->
-              LOG.debug("Job {} of type '{}' failed, retried at {}", job.id(), job.type(), retryAt);
-          case INCIDENT -> incident(job, f.error());
-          case NOT_HELD -> refused(job.lease(), 1, List.of(job.id()), "record the failure of");
-        }
-      }
-      case Outcome.Unreadable u -> {
-        if (store.incident(job.lease(), job.id(), u.error())) {
-          metrics.incidents.increment();
-          LOG.warn(
-              "Job {} of type '{}' is an incident at once: {}. The handler was not called and no"
-                  + " retry was used; fix or replace the payload, then retry it: sluice jobs retry"
-                  + " <config> {} (or JobStore.retry)",
-              job.id(),
-              job.type(),
-              u.error(),
-              job.id());
-        } else {
-          refused(job.lease(), 1, List.of(job.id()), "record the incident of");
-        }
-      }
-      default -> throw new IllegalStateException("not a failure: " + outcome);
-    }
-  }
-
-  private void incident(ClaimedJob job, String error) {
-    metrics.incidents.increment();
-    LOG.warn(
-        "Job {} of type '{}' is an incident after {} attempt(s): {}. Retry it once the cause is"
-            + " fixed: sluice jobs retry <config> {} (or JobStore.retry)",
-        job.id(),
-        job.type(),
-        job.attempt(),
-        error,
-        job.id());
+    return JITTER.apply(poll, ThreadLocalRandom.current());
   }
 
   /**
@@ -782,17 +391,16 @@ public final class JobNode implements AutoCloseable {
       }
       heartbeat.shutdown();
       heartbeat.awaitTermination(5, TimeUnit.SECONDS);
-      writer.shutdown();
-      writer.awaitTermination(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      outcomes.stop(config.shutdownTimeout());
     } catch (InterruptedException e) {
       interrupted = true;
       workers.shutdownNow();
       heartbeat.shutdownNow();
-      writer.shutdownNow();
+      outcomes.stopNow();
     }
     if (started) {
       try {
-        flush();
+        outcomes.flush();
         store.deregister(keeper.lease());
       } catch (RuntimeException e) {
         LOG.warn(

@@ -1,0 +1,237 @@
+package io.sluice.batch.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.batch.BatchRecord;
+import io.sluice.batch.BatchStep;
+import io.sluice.batch.StepCounts;
+import io.sluice.core.Backoff;
+import io.sluice.core.Message;
+import io.sluice.core.ThrottledException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A run's blocks through its steps: records sent to a step's flow, the step's commit, the output.
+ */
+final class Dispatch {
+
+  /** How many times a throttled call of a record is made again before the record fails. */
+  static final int THROTTLED_RETRIES = 10;
+
+  /**
+   * The pause before a throttled call is made again: 20 ms doubled up to 2 s, half to all of it.
+   */
+  static final Backoff THROTTLED =
+      Backoff.doubling(Duration.ofMillis(20), Duration.ofMillis(2_000))
+          .withJitter(Backoff.Jitter.HALF_TO_FULL);
+
+  private final BatchRun run;
+  private final List<String> flows;
+  private final Counter retriedMeter;
+
+  Dispatch(BatchRun run, List<String> flows, MeterRegistry registry) {
+    this.run = run;
+    this.flows = flows;
+    this.retriedMeter =
+        Counter.builder("sluice.batch.throttled.retries")
+            .tag("job", run.job.name())
+            .description("Calls a downstream throttled, made again after a pause")
+            .register(registry);
+  }
+
+  /** Sends the block's records through its step's processors. */
+  void runStep(Flight flight) {
+    BlockStore.Block block = flight.block;
+    if (!run.mayDispatch() || block.step() >= run.job.steps().size()) {
+      run.leave(flight);
+      return;
+    }
+    BatchStep step = run.job.steps().get(block.step());
+    List<BatchRecord> records = block.records();
+    List<CompletableFuture<Message>> sent = new ArrayList<>(records.size());
+    boolean[] taken = new boolean[records.size()];
+    String[] refused = new String[records.size()];
+    for (int i = 0; i < records.size(); i++) {
+      BatchRecord record = records.get(i);
+      try {
+        taken[i] = step.takes(record, run.parameters);
+      } catch (RuntimeException e) {
+        refused[i] = "the accept expression failed: " + BatchRun.describe(e);
+        taken[i] = true;
+      }
+      if (taken[i] && refused[i] == null && !step.processors().isEmpty()) {
+        sent.add(send(flows.get(block.step()), record, 0));
+      } else {
+        sent.add(null);
+      }
+    }
+    CompletableFuture.allOf(sent.stream().filter(f -> f != null).toArray(CompletableFuture[]::new))
+        .handleAsync(
+            (ignored, failure) -> {
+              stepDone(flight, step, taken, refused, sent);
+              return null;
+            },
+            run.movers)
+        .exceptionally(e -> failed(flight, e));
+  }
+
+  /**
+   * Sends {@code record} through a step's flow; a call the downstream throttled (HTTP 429 or 503:
+   * it refused the call, so nothing was done) is sent again after a growing, jittered pause, up to
+   * {@link #THROTTLED_RETRIES} times, while {@code auto} lowers its limit. Only then does the
+   * record fail.
+   */
+  private CompletableFuture<Message> send(String flow, BatchRecord record, int retries) {
+    return run.application
+        .send(flow, BatchStep.message(record, run.parameters))
+        .exceptionallyCompose(
+            e -> {
+              if (!(BatchRun.unwrap(e) instanceof ThrottledException)
+                  || retries >= THROTTLED_RETRIES) {
+                return CompletableFuture.failedFuture(e);
+              }
+              retriedMeter.increment();
+              Executor later =
+                  CompletableFuture.delayedExecutor(
+                      THROTTLED.delay(retries, ThreadLocalRandom.current()).toMillis(),
+                      TimeUnit.MILLISECONDS);
+              return CompletableFuture.supplyAsync(() -> retries + 1, later)
+                  .thenCompose(next -> send(flow, record, next));
+            });
+  }
+
+  /** The run cannot go on (the storage failed): nothing more is dispatched. */
+  private Void failed(Flight flight, Throwable e) {
+    run.error.compareAndSet(null, BatchRun.describe(e));
+    run.stopping = true;
+    run.leave(flight);
+    return null;
+  }
+
+  /** The block's records are through the step's processors: on to the aggregator, or commit. */
+  private void stepDone(
+      Flight flight,
+      BatchStep step,
+      boolean[] taken,
+      String[] refused,
+      List<CompletableFuture<Message>> sent) {
+    List<BatchRecord> before = flight.block.records();
+    List<BatchRecord> after = new ArrayList<>(before.size());
+    List<Integer> aggregated = new ArrayList<>();
+    long processed = 0;
+    long stepFailed = 0;
+    long newlyFailed = 0;
+    for (int i = 0; i < before.size(); i++) {
+      BatchRecord record = before.get(i);
+      if (!taken[i]) {
+        after.add(record);
+        continue;
+      }
+      processed++;
+      String why = refused[i];
+      BatchRecord result = record;
+      if (why == null && sent.get(i) != null) {
+        try {
+          result = record.withPayload(sent.get(i).join().payload());
+        } catch (CompletionException e) {
+          why = BatchRun.describe(e);
+        }
+      }
+      if (why != null) {
+        stepFailed++;
+        if (!record.failed()) {
+          newlyFailed++;
+        }
+        result = record.failedAt(step.name(), why);
+        run.sample(result);
+      } else {
+        aggregated.add(i);
+      }
+      after.add(result);
+    }
+    StepCounts counts = new StepCounts(processed, stepFailed, before.size() - processed);
+    int index = flight.block.step();
+    Aggregation aggregation = run.aggregations.get(index);
+    if (aggregation == null || aggregated.isEmpty()) {
+      commit(flight, after, counts, newlyFailed);
+      return;
+    }
+    aggregation.park(
+        flight, new Aggregation.Parked(flight, index, after, counts, newlyFailed), aggregated);
+  }
+
+  /** Commits the block's step and sends it on to the next step, or out. */
+  void commit(Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
+    BlockStore.Block block = flight.block;
+    boolean last = block.step() == run.job.steps().size() - 1;
+    if (last && run.output != null) {
+      toOutput(flight, after, counts, newlyFailed);
+      return;
+    }
+    if (run.store.advance(
+        run.instance, block.number(), block.step(), last, after, counts, newlyFailed)) {
+      run.failed.addAndGet(newlyFailed);
+      run.failedMeter.increment(newlyFailed);
+      if (last) {
+        run.processed.addAndGet(after.size());
+        run.processedThisRun.addAndGet(after.size());
+        run.processedMeter.increment(after.size());
+      }
+    }
+    if (last) {
+      run.leave(flight);
+    } else {
+      flight.block = new BlockStore.Block(run.instance, block.number(), block.step() + 1, after);
+      runStep(flight);
+    }
+  }
+
+  /**
+   * Hands a block through its last step to the output: the lines of its successful records, made
+   * here (a record that cannot be made a line fails at {@link BatchRecord#OUTPUT}); the output
+   * writes them in block order and commits the block, or gives it back unwritten.
+   */
+  private void toOutput(
+      Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
+    StringBuilder lines = new StringBuilder(after.size() * 64);
+    long successful = 0;
+    long unwritable = 0;
+    for (BatchRecord record : after) {
+      if (record.failed()) {
+        continue;
+      }
+      try {
+        lines.append(run.job.output().line(record.payload()));
+        successful++;
+      } catch (RuntimeException e) {
+        unwritable++;
+        run.sample(
+            record.failedAt(
+                BatchRecord.OUTPUT, "the output cannot write it: " + BatchRun.describe(e)));
+      }
+    }
+    BlockStore.Block block = flight.block;
+    BlockStore.Written written =
+        new BlockStore.Written(
+            block.number(),
+            block.step(),
+            after.size(),
+            successful,
+            counts,
+            newlyFailed + unwritable);
+    if (flight.holdsSlot && run.output.mayWaitWithoutSlot()) {
+      // Waiting for the blocks before it, it holds only its lines: its place goes to the next
+      // block, so a slow force or commit at the output does not starve the steps.
+      flight.holdsSlot = false;
+      run.slots.release();
+    }
+    run.output.offer(flight, written, lines.toString());
+  }
+}

@@ -1,6 +1,6 @@
 package io.sluice.cli;
 
-import io.sluice.core.store.JobStore;
+import io.sluice.jobs.spi.JobStore;
 import picocli.CommandLine.Mixin;
 
 /**

@@ -1,12 +1,12 @@
 package io.sluice.config;
 
 import io.sluice.core.processor.JavaComponentProcessor;
-import io.sluice.core.store.NewJob;
 import io.sluice.jobs.Acquisition;
 import io.sluice.jobs.ClaimOrder;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.JobHandler;
 import io.sluice.jobs.JobStores;
+import io.sluice.jobs.spi.NewJob;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

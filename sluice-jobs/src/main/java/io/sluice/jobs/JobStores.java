@@ -1,11 +1,11 @@
 package io.sluice.jobs;
 
 import io.sluice.core.serialization.StoredValues;
-import io.sluice.core.store.JobStore;
 import io.sluice.core.store.Require;
 import io.sluice.core.store.Storage;
 import io.sluice.jdbc.JdbcAccess;
 import io.sluice.jobs.internal.JdbcJobStore;
+import io.sluice.jobs.spi.JobStore;
 import java.time.Duration;
 
 /**

@@ -6,7 +6,7 @@
  * io.sluice.testkit.CodecContractTest}, the last two with their values in {@code
  * io.sluice.testkit.fixtures}; the storage contracts {@link
  * io.sluice.testkit.ObjectStoreContractTest}, {@link io.sluice.testkit.DurableQueueContractTest}
- * and {@link io.sluice.testkit.JobStoreContractTest}), {@link
+ * and {@link io.sluice.jobs.spi.JobStoreContractTest}), {@link
  * io.sluice.testkit.RecordingSourceContext}, a flow played by the test, and {@link
  * io.sluice.testkit.PostgresTestDatabase}, a schema of its own per test class on a local
  * PostgreSQL. The manual clock and timer live in the core, in {@code io.sluice.core.testing}.

@@ -1,19 +1,12 @@
-package io.sluice.testkit;
+package io.sluice.jobs.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.core.store.ClaimedJob;
-import io.sluice.core.store.JobInfo;
-import io.sluice.core.store.JobQuery;
-import io.sluice.core.store.JobState;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.JobTypeStats;
-import io.sluice.core.store.NewJob;
-import io.sluice.core.store.NodeLease;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StoreException;
+import io.sluice.testkit.StorageContract;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

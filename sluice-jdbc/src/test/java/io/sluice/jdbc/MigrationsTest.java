@@ -30,6 +30,14 @@ class MigrationsTest {
 
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();
 
+  /**
+   * The versions sluice-jdbc's own tables record: the jobs' and the batch's are their modules',
+   * which are not on this module's class path (sluice-cli's
+   * OldDatabasesOpenWithTheModularSchemaTest opens a database with all of them).
+   */
+  private static final List<String> STORE_VERSIONS =
+      List.of("1 stores_and_queues", "2 lean_rows", "5 unreadable_records");
+
   @TempDir Path dir;
 
   private static List<String> schemaRows(Connection connection) throws SQLException {
@@ -55,16 +63,7 @@ class MigrationsTest {
     TestStorages.sqlite(dir, Clock.systemUTC()).close();
 
     try (Connection c = sqliteFile()) {
-      assertThat(schemaRows(c))
-          .containsExactly(
-              "1 stores_and_queues",
-              "2 lean_rows",
-              "3 jobs",
-              "4 batch",
-              "5 unreadable_records",
-              "6 exclusive_jobs",
-              "7 batch_output",
-              "8 batch_input_key");
+      assertThat(schemaRows(c)).containsExactlyElementsOf(STORE_VERSIONS);
     }
   }
 
@@ -90,16 +89,7 @@ class MigrationsTest {
     TestStorages.postgres(DB, Clock.systemUTC()).close();
 
     try (Connection c = DB.connect()) {
-      assertThat(schemaRows(c))
-          .containsExactly(
-              "1 stores_and_queues",
-              "2 lean_rows",
-              "3 jobs",
-              "4 batch",
-              "5 unreadable_records",
-              "6 exclusive_jobs",
-              "7 batch_output",
-              "8 batch_input_key");
+      assertThat(schemaRows(c)).containsExactlyElementsOf(STORE_VERSIONS);
       ResultSet rs =
           c.createStatement()
               .executeQuery(
@@ -107,7 +97,7 @@ class MigrationsTest {
                       + DB.schema()
                       + "' AND table_name LIKE 'sluice_%'");
       rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(12);
+      assertThat(rs.getInt(1)).isEqualTo(5);
     }
   }
 
@@ -134,16 +124,7 @@ class MigrationsTest {
 
     assertThat(failures).isEmpty();
     try (Connection c = DB.connect()) {
-      assertThat(schemaRows(c))
-          .containsExactly(
-              "1 stores_and_queues",
-              "2 lean_rows",
-              "3 jobs",
-              "4 batch",
-              "5 unreadable_records",
-              "6 exclusive_jobs",
-              "7 batch_output",
-              "8 batch_input_key");
+      assertThat(schemaRows(c)).containsExactlyElementsOf(STORE_VERSIONS);
     }
   }
 
@@ -197,13 +178,9 @@ class MigrationsTest {
     statement.execute(
         "CREATE TABLE sluice_schema (version INTEGER PRIMARY KEY,"
             + " description TEXT NOT NULL, applied_at BIGINT NOT NULL)");
-    String v1;
-    try (var in =
-        MigrationsTest.class
-            .getClassLoader()
-            .getResourceAsStream(Migrations.ALL.getFirst().resource(dialect))) {
-      v1 = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    }
+    String v1 =
+        new Migrations.Part(Migrations.STORE, Migrations.STORE.migrations().getFirst())
+            .read(dialect);
     for (String sql : Migrations.statements(v1)) {
       statement.execute(sql);
     }
@@ -226,16 +203,7 @@ class MigrationsTest {
   }
 
   private static void assertUpgraded(Connection c) throws SQLException {
-    assertThat(schemaRows(c))
-        .containsExactly(
-            "1 stores_and_queues",
-            "2 lean_rows",
-            "3 jobs",
-            "4 batch",
-            "5 unreadable_records",
-            "6 exclusive_jobs",
-            "7 batch_output",
-            "8 batch_input_key");
+    assertThat(schemaRows(c)).containsExactlyElementsOf(STORE_VERSIONS);
     ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sluice_queue_payload");
     rs.next();
     assertThat(rs.getInt(1)).as("payload rows left after the ack").isZero();

@@ -9,8 +9,9 @@ import io.sluice.jobs.spi.JobStore;
 import java.time.Duration;
 
 /**
- * Opens the {@link JobStore} of a SQLite or PostgreSQL {@link Storage}: its tables come with the
- * storage's schema (migration V3), its writes go through the storage's writer.
+ * Opens the {@link JobStore} of a SQLite or PostgreSQL {@link Storage}: its tables are this
+ * module's migrations ({@code JobSchema}), applied by the storage at open; its writes go through
+ * the storage's writer.
  */
 public final class JobStores {
 

@@ -1,7 +1,7 @@
 package io.sluice.cli;
 
-import io.sluice.core.store.JobStore;
 import io.sluice.jobs.config.JobsConfig;
+import io.sluice.jobs.spi.JobStore;
 import picocli.CommandLine.Mixin;
 
 /**

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.core.store.NewJob;
+import io.sluice.jobs.spi.NewJob;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.sluice.cli;
 
-import io.sluice.core.store.JobInfo;
-import io.sluice.core.store.JobState;
+import io.sluice.jobs.spi.JobInfo;
+import io.sluice.jobs.spi.JobState;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

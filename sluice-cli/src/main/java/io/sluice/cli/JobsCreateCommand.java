@@ -1,7 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.config.spi.Durations;
-import io.sluice.core.store.NewJob;
+import io.sluice.jobs.spi.NewJob;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

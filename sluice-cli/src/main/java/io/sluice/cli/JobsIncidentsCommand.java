@@ -1,7 +1,7 @@
 package io.sluice.cli;
 
-import io.sluice.core.store.JobInfo;
-import io.sluice.core.store.JobQuery;
+import io.sluice.jobs.spi.JobInfo;
+import io.sluice.jobs.spi.JobQuery;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;

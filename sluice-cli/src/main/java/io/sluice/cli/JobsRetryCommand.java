@@ -1,9 +1,9 @@
 package io.sluice.cli;
 
-import io.sluice.core.store.JobInfo;
-import io.sluice.core.store.JobState;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NewJob;
+import io.sluice.jobs.spi.JobInfo;
+import io.sluice.jobs.spi.JobState;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NewJob;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;

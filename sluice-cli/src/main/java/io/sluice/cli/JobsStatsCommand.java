@@ -1,6 +1,6 @@
 package io.sluice.cli;
 
-import io.sluice.core.store.JobTypeStats;
+import io.sluice.jobs.spi.JobTypeStats;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;

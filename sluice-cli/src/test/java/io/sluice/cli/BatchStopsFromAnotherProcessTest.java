@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sluice batch stop from this one (through the store), then resumed by a second run and stopped by
  * SIGTERM; both stops are graceful (exit 3) and leave the instance resumable.
  */
+@Tag("crash") // starts Sluice processes and stops them: not in the fast suite
 class BatchStopsFromAnotherProcessTest {
 
   private static final long RECORDS = 3_000_000;

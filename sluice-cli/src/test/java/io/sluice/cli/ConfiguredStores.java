@@ -1,7 +1,7 @@
 package io.sluice.cli;
 
-import io.sluice.core.store.NewJob;
-import io.sluice.core.store.NodeLease;
+import io.sluice.jobs.spi.NewJob;
+import io.sluice.jobs.spi.NodeLease;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

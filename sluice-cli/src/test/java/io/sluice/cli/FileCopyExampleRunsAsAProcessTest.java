@@ -14,9 +14,11 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("crash") // starts Sluice processes and stops them: not in the fast suite
 class FileCopyExampleRunsAsAProcessTest {
 
   @TempDir Path work;

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -113,6 +114,7 @@ class JobsAreCreatedFromJsonLinesTest {
         .contains("absent.jsonl: no such file");
   }
 
+  @Tag("crash") // starts a Sluice process: not in the fast suite
   @Test
   void jobsAreReadFromStandardInputByTheSluiceProcess() throws Exception {
     StringBuilder lines = new StringBuilder();

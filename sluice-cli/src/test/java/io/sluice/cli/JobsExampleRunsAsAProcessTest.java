@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("crash") // starts Sluice processes and stops them: not in the fast suite
 class JobsExampleRunsAsAProcessTest {
 
   private static final Pattern THREE_EXECUTED =

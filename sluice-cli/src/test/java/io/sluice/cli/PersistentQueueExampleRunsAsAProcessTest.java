@@ -6,9 +6,11 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("crash") // starts Sluice processes and stops them: not in the fast suite
 class PersistentQueueExampleRunsAsAProcessTest {
 
   @TempDir Path work;

@@ -3,11 +3,11 @@ package io.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.Application;
-import io.sluice.core.store.ClaimedJob;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NewJob;
-import io.sluice.core.store.NodeLease;
 import io.sluice.jobs.config.JobsConfig;
+import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NewJob;
+import io.sluice.jobs.spi.NodeLease;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

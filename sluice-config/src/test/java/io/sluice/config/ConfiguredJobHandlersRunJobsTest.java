@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.Application;
-import io.sluice.core.store.JobQuery;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NewJob;
 import io.sluice.jobs.JobExecutor;
 import io.sluice.jobs.config.JobsConfig;
+import io.sluice.jobs.spi.JobQuery;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NewJob;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -81,14 +81,28 @@ public final class Application implements AutoCloseable {
     return new Builder();
   }
 
-  /** Starts every flow; fails naming the flow that could not start. */
+  /**
+   * Starts every flow; fails naming the flow that could not start, having stopped the flows it
+   * started and closed the storage it opened (the application cannot start again).
+   */
   public synchronized void start() {
     if (started) {
       throw new IllegalStateException("the application was already started");
     }
+    if (stopped) {
+      throw new IllegalStateException("the application was stopped; build a new one to start");
+    }
     started = true;
     LOG.info("{}", storedValues.describe());
-    runtime.start();
+    try {
+      runtime.start();
+    } catch (RuntimeException e) {
+      // The runtime stopped what it had started; the storage a flow opened on the way is closed
+      // here, as stop() would have, so a failed start leaves nothing running.
+      stopped = true;
+      closeOpenedStorage();
+      throw e;
+    }
     synchronized (storageLock) {
       if (givenStorage != null) {
         LOG.info("store: {}", givenStorage.describe());
@@ -100,21 +114,27 @@ public final class Application implements AutoCloseable {
 
   /**
    * Stops gracefully: sources stop, messages in flight get the shutdown timeout to finish. Returns
-   * true when every message finished in time. Calling it again does nothing.
+   * true when every message finished in time. Calling it again does nothing. An application never
+   * started has nothing in flight, but lets go of what its use made all the same: the CPU pool a
+   * batch run borrowed, the storage a component opened.
    */
   public synchronized boolean stop() {
-    if (!started || stopped) {
+    if (stopped) {
       return true;
     }
     stopped = true;
-    boolean drained = runtime.stop(shutdownTimeout);
+    boolean drained = started ? runtime.stop(shutdownTimeout) : runtime.release();
+    closeOpenedStorage();
+    return drained;
+  }
+
+  private void closeOpenedStorage() {
     synchronized (storageLock) {
       storageClosed = true;
       if (openedStorage != null) {
         openedStorage.close();
       }
     }
-    return drained;
   }
 
   /** Same as {@link #stop()}. */

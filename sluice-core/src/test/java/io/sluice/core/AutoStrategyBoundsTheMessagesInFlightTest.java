@@ -12,9 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(NoLeakedThreads.class)
 class AutoStrategyBoundsTheMessagesInFlightTest {
 
   private final Gate gate = Gate.blocking();

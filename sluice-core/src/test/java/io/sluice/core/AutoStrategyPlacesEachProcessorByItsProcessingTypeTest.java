@@ -7,9 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(NoLeakedThreads.class)
 class AutoStrategyPlacesEachProcessorByItsProcessingTypeTest {
 
   private final ThreadRecorder lite = new ThreadRecorder("lite", ProcessingType.CPU_LITE);

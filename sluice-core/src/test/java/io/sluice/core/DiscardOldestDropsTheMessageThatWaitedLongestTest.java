@@ -20,7 +20,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * DISCARD_OLDEST (Mule's poolExhaustedAction): a full stage drops the message that waited longest
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * counted, its sender told with a {@link MessageDiscardedException}, a queue listener's entry ended
  * (dropped in memory, acknowledged when persistent), never delivered again.
  */
-@ExtendWith(NoLeakedThreads.class)
 class DiscardOldestDropsTheMessageThatWaitedLongestTest {
 
   private static final int MESSAGES = 45;

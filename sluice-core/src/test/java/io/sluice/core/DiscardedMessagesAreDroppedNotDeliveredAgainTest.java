@@ -18,7 +18,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * 45 messages reach a flow busy with the first, whose full stage DISCARDs: the 44 others are
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * messages in 4 s before), and the VM queue ends empty: in memory, persistent, and when the stage
  * that discards is inside a staged flow, after the listener's submit returned.
  */
-@ExtendWith(NoLeakedThreads.class)
 class DiscardedMessagesAreDroppedNotDeliveredAgainTest {
 
   private static final int MESSAGES = 45;

@@ -9,12 +9,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** A synchronous flow with one receiver thread, its queue full: each exhausted action. */
-@ExtendWith(NoLeakedThreads.class)
 class FullStageAppliesItsExhaustedActionTest {
 
   private final Gate gate = Gate.blocking();

@@ -8,7 +8,6 @@ import io.sluice.core.spi.SourceContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -16,7 +15,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A source whose thread must never block (an event loop) offers its messages: a full flow refuses
  * at once where submit would wait or run the flow on the caller.
  */
-@ExtendWith(NoLeakedThreads.class)
 class OfferedMessagesNeverHoldTheSourceTest {
 
   /** A source that only keeps its context, so the test can offer through it. */

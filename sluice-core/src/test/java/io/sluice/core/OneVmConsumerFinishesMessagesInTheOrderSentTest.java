@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code consumers: 1} keeps FIFO order even when each message takes long: four messages held in a
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * reverse order, still finish a, b, c, d, one in the flow at a time. Before, the listener handed
  * all four over at once and they finished in whatever order their calls ended (b, c, d, a).
  */
-@ExtendWith(NoLeakedThreads.class)
 class OneVmConsumerFinishesMessagesInTheOrderSentTest {
 
   private static final List<String> SENT = List.of("a", "b", "c", "d");

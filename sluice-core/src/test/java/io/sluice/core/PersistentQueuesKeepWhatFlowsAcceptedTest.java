@@ -25,14 +25,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Persistent VM queues and persistent staged flows keep what they accepted in the application's
  * storage. The storage here is the in-memory one, shared by two applications in turn as a restarted
  * process shares its database file; the SQLite crash tests (sluice-jdbc) kill real processes.
  */
-@ExtendWith(NoLeakedThreads.class)
 class PersistentQueuesKeepWhatFlowsAcceptedTest {
 
   private final Storage storage = new MemoryStorage(Clock.systemUTC());

@@ -5,20 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.Gauge;
+import io.sluice.core.testing.SluiceThreads;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * maxThreadsIdle (Mule's threads kept when idle, the pool's core size): past idleTtl a pool shrinks
  * to that many threads, not to none, and the next messages run on them. They still start on demand:
  * a pool that never needed a second thread keeps one.
  */
-@ExtendWith(NoLeakedThreads.class)
 class PoolKeepsMaxThreadsIdlePastIdleTtlTest {
 
   private static ThreadingProfile keeping(int active, int idle) {

@@ -13,12 +13,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-@ExtendWith(NoLeakedThreads.class)
 class StagesAndFlowsPublishTheirMetricsTest {
 
   private static final Duration SECONDS_30 = Duration.ofSeconds(30);

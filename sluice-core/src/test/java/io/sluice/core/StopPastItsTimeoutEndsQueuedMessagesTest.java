@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -13,7 +12,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A stop that outlasts its timeout interrupts what runs and drops what still waits in a stage's
  * queue; the waiting messages must end (refused), not hang with their futures never completed.
  */
-@ExtendWith(NoLeakedThreads.class)
 class StopPastItsTimeoutEndsQueuedMessagesTest {
 
   private final Gate gate = Gate.blocking();

@@ -3,11 +3,10 @@ package io.sluice.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.testing.SluiceThreads;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(NoLeakedThreads.class)
 class SynchronousFlowCarriesEachMessageOnOneReceiverThreadTest {
 
   @Test

@@ -11,14 +11,12 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A listener holds entries it took from its queue while the flow decides; publishers fill the room
  * they left. When the flow then refuses one, the listener must not wait for room to put it back: it
  * is the queue's only consumer, so that room would never come.
  */
-@ExtendWith(NoLeakedThreads.class)
 class VmListenerNeverBlocksOnAFullQueueTest {
 
   private final List<Object> received = new CopyOnWriteArrayList<>();

@@ -14,9 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(NoLeakedThreads.class)
 class VmQueuesConnectFlowsTest {
 
   private final List<Object> received = new CopyOnWriteArrayList<>();

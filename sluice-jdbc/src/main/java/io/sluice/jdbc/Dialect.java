@@ -81,11 +81,6 @@ enum Dialect {
     return skipLocked;
   }
 
-  /** The resource folder of this dialect's migrations. */
-  String migrationFolder() {
-    return "io/sluice/jdbc/migrations/" + type + "/";
-  }
-
   /** The statement that serialises migrations among nodes, or null when the begin already does. */
   String schemaLock() {
     return schemaLock;

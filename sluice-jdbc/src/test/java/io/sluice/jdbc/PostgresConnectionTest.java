@@ -94,7 +94,7 @@ class PostgresConnectionTest {
                 .open(
                     config, TestStorages.values(), new SimpleMeterRegistry(), Clock.systemUTC())) {
       assertThat(storage.describe())
-          .isEqualTo("postgresql " + DB.url() + " as postgres (pool 3, schema v9)");
+          .isEqualTo("postgresql " + DB.url() + " as postgres (pool 3, schema v5)");
     }
   }
 
@@ -115,7 +115,8 @@ class PostgresConnectionTest {
                 db.write(
                     "hold a lock while frozen",
                     tx -> {
-                      tx.prepare("LOCK TABLE sluice_job_node IN ACCESS EXCLUSIVE MODE").execute();
+                      tx.prepare("LOCK TABLE sluice_object_store IN ACCESS EXCLUSIVE MODE")
+                          .execute();
                       locked.countDown();
                       try {
                         thaw.await(); // the process is frozen here, inside its transaction
@@ -143,7 +144,7 @@ class PostgresConnectionTest {
   private static boolean lockFrom(Connection connection) throws SQLException {
     connection.setAutoCommit(false);
     try (Statement statement = connection.createStatement()) {
-      statement.execute("LOCK TABLE sluice_job_node IN ACCESS EXCLUSIVE MODE");
+      statement.execute("LOCK TABLE sluice_object_store IN ACCESS EXCLUSIVE MODE");
       return true;
     } catch (SQLException e) {
       if (!"55P03".equals(e.getSQLState())) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * there and later ones load that copy instead of extracting one at every start; a copy damaged from
  * outside fails one run, naming why, and the run after it extracts the driver's own again.
  */
+@Tag("crash") // starts Sluice processes and stops them: not in the fast suite
 class TheSqliteLibraryIsKeptBetweenRunsTest {
 
   @TempDir Path dir;

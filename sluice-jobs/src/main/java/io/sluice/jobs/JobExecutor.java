@@ -3,11 +3,11 @@ package io.sluice.jobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.ConfigProblems;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NewJob;
-import io.sluice.core.store.NodeLease;
 import io.sluice.core.store.Require;
 import io.sluice.jobs.internal.JobNode;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NewJob;
+import io.sluice.jobs.spi.NodeLease;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

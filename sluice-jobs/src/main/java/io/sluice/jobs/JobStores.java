@@ -1,16 +1,17 @@
 package io.sluice.jobs;
 
 import io.sluice.core.serialization.StoredValues;
-import io.sluice.core.store.JobStore;
 import io.sluice.core.store.Require;
 import io.sluice.core.store.Storage;
 import io.sluice.jdbc.JdbcAccess;
 import io.sluice.jobs.internal.JdbcJobStore;
+import io.sluice.jobs.spi.JobStore;
 import java.time.Duration;
 
 /**
- * Opens the {@link JobStore} of a SQLite or PostgreSQL {@link Storage}: its tables come with the
- * storage's schema (migration V3), its writes go through the storage's writer.
+ * Opens the {@link JobStore} of a SQLite or PostgreSQL {@link Storage}: its tables are this
+ * module's migrations ({@code JobSchema}), applied by the storage at open; its writes go through
+ * the storage's writer.
  */
 public final class JobStores {
 

@@ -3,7 +3,7 @@ package io.sluice.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.core.store.NewJob;
+import io.sluice.jobs.spi.NewJob;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;

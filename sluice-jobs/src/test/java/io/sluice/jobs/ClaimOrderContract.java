@@ -2,10 +2,10 @@ package io.sluice.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.store.ClaimedJob;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NewJob;
-import io.sluice.core.store.NodeLease;
+import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NewJob;
+import io.sluice.jobs.spi.NodeLease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

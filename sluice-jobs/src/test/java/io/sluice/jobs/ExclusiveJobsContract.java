@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.core.store.ClaimedJob;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NewJob;
-import io.sluice.core.store.NodeLease;
+import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NewJob;
+import io.sluice.jobs.spi.NodeLease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -5,9 +5,9 @@ import static io.sluice.jobs.NodeProcesses.signal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NewJob;
 import io.sluice.core.store.Storage;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NewJob;
 import io.sluice.testkit.PostgresTestDatabase;
 import java.io.IOException;
 import java.nio.file.Path;

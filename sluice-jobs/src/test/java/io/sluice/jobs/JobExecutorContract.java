@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.core.Application;
 import io.sluice.core.Flow;
-import io.sluice.core.store.JobInfo;
-import io.sluice.core.store.JobState;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NewJob;
-import io.sluice.core.store.NodeLease;
+import io.sluice.jobs.spi.JobInfo;
+import io.sluice.jobs.spi.JobState;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NewJob;
+import io.sluice.jobs.spi.NodeLease;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.sluice.jobs;
 
-import io.sluice.core.store.JobStore;
 import io.sluice.core.store.Storage;
-import io.sluice.testkit.JobStoreContractTest;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.JobStoreContractTest;
 import io.sluice.testkit.PostgresTestDatabase;
 import java.sql.Connection;
 import java.time.Clock;

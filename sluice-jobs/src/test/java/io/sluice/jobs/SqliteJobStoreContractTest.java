@@ -1,8 +1,8 @@
 package io.sluice.jobs;
 
-import io.sluice.core.store.JobStore;
 import io.sluice.core.store.Storage;
-import io.sluice.testkit.JobStoreContractTest;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.JobStoreContractTest;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;

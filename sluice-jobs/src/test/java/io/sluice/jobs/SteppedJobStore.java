@@ -2,13 +2,13 @@ package io.sluice.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.store.ClaimedJob;
-import io.sluice.core.store.JobInfo;
-import io.sluice.core.store.JobQuery;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.JobTypeStats;
-import io.sluice.core.store.NewJob;
-import io.sluice.core.store.NodeLease;
+import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.JobInfo;
+import io.sluice.jobs.spi.JobQuery;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.JobTypeStats;
+import io.sluice.jobs.spi.NewJob;
+import io.sluice.jobs.spi.NodeLease;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
-import io.sluice.core.store.JobInfo;
-import io.sluice.core.store.JobState;
-import io.sluice.core.store.NewJob;
+import io.sluice.jobs.spi.JobInfo;
+import io.sluice.jobs.spi.JobState;
+import io.sluice.jobs.spi.NewJob;
 import java.io.File;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

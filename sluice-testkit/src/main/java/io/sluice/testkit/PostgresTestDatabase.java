@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -41,9 +42,15 @@ public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCa
   private final String schema =
       "sluice_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
-  /** Skips (or in CI fails) without a server; makes the schema. */
+  /**
+   * Skips (or in CI fails) without a server; makes the schema. The nested classes of the class it
+   * is registered on (a contract's parts) share that class's schema.
+   */
   @Override
   public void beforeAll(ExtensionContext context) throws SQLException {
+    if (nested(context)) {
+      return;
+    }
     requireServer();
     execute("CREATE SCHEMA " + schema);
   }
@@ -51,9 +58,13 @@ public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCa
   /** Drops the schema. */
   @Override
   public void afterAll(ExtensionContext context) throws SQLException {
-    if (reachable()) {
+    if (!nested(context) && reachable()) {
       execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
     }
+  }
+
+  private static boolean nested(ExtensionContext context) {
+    return context.getRequiredTestClass().isAnnotationPresent(Nested.class);
   }
 
   /** The schema this test class works in. */

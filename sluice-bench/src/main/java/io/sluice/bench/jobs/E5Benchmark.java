@@ -1,10 +1,10 @@
 package io.sluice.bench.jobs;
 
 import io.sluice.bench.CommandLineOptions;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NewJob;
 import io.sluice.core.store.Storage;
 import io.sluice.jobs.JobStores;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NewJob;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -184,6 +184,12 @@ public final class ApplicationRuntime {
     }
   }
 
+  /** Stops the pool and timer of an application that was never started; returns true. */
+  public boolean release() {
+    shutdownShared();
+    return true;
+  }
+
   private void shutdownShared() {
     if (ownCpu != null) {
       ownCpu.shutdown();

@@ -2,13 +2,13 @@ package io.sluice.jobs.config;
 
 import io.sluice.core.Application;
 import io.sluice.core.serialization.StoredValues;
-import io.sluice.core.store.JobStore;
 import io.sluice.core.store.Storage;
 import io.sluice.jobs.ClaimOrder;
 import io.sluice.jobs.JobExecutor;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.JobHandler;
 import io.sluice.jobs.JobStores;
+import io.sluice.jobs.spi.JobStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

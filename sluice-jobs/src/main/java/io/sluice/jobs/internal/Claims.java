@@ -3,12 +3,12 @@ package io.sluice.jobs.internal;
 import static io.sluice.jdbc.JdbcAccess.bind;
 
 import io.sluice.core.serialization.StoredValues;
-import io.sluice.core.store.ClaimedJob;
-import io.sluice.core.store.JobStore.ClaimAttempt;
-import io.sluice.core.store.JobStore.ClaimResult;
-import io.sluice.core.store.NodeLease;
 import io.sluice.core.store.Require;
 import io.sluice.jdbc.JdbcAccess;
+import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.JobStore.ClaimAttempt;
+import io.sluice.jobs.spi.JobStore.ClaimResult;
+import io.sluice.jobs.spi.NodeLease;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

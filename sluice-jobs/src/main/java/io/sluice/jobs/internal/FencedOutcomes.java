@@ -2,10 +2,10 @@ package io.sluice.jobs.internal;
 
 import static io.sluice.jdbc.JdbcAccess.bind;
 
-import io.sluice.core.store.JobStore.FailOutcome;
-import io.sluice.core.store.NodeLease;
 import io.sluice.core.store.Require;
 import io.sluice.jdbc.JdbcAccess;
+import io.sluice.jobs.spi.JobStore.FailOutcome;
+import io.sluice.jobs.spi.NodeLease;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

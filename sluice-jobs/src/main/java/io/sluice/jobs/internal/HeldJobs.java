@@ -1,7 +1,7 @@
 package io.sluice.jobs.internal;
 
-import io.sluice.core.store.ClaimedJob;
-import io.sluice.core.store.NodeLease;
+import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.NodeLease;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -2,7 +2,7 @@ package io.sluice.jobs.internal;
 
 import static io.sluice.jdbc.JdbcAccess.bind;
 
-import io.sluice.core.store.NewJob;
+import io.sluice.jobs.spi.NewJob;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

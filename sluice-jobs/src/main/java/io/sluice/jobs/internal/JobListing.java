@@ -1,9 +1,9 @@
 package io.sluice.jobs.internal;
 
-import io.sluice.core.store.JobInfo;
-import io.sluice.core.store.JobQuery;
-import io.sluice.core.store.JobTypeStats;
 import io.sluice.jdbc.JdbcAccess;
+import io.sluice.jobs.spi.JobInfo;
+import io.sluice.jobs.spi.JobQuery;
+import io.sluice.jobs.spi.JobTypeStats;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

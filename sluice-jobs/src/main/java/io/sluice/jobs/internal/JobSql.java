@@ -1,6 +1,6 @@
 package io.sluice.jobs.internal;
 
-import io.sluice.core.store.NewJob;
+import io.sluice.jobs.spi.NewJob;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;

@@ -1,8 +1,8 @@
 package io.sluice.jobs.internal;
 
-import io.sluice.core.store.ClaimedJob;
-import io.sluice.core.store.JobStore;
 import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.JobStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,9 +1,9 @@
 package io.sluice.jobs.internal;
 
 import io.sluice.core.logging.RepeatedFailureLog;
-import io.sluice.core.store.JobStore;
-import io.sluice.core.store.NodeLease;
 import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.spi.JobStore;
+import io.sluice.jobs.spi.NodeLease;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -2,9 +2,9 @@ package io.sluice.jobs.internal;
 
 import static io.sluice.jdbc.JdbcAccess.bind;
 
-import io.sluice.core.store.NodeLease;
 import io.sluice.core.store.Require;
 import io.sluice.jdbc.JdbcAccess;
+import io.sluice.jobs.spi.NodeLease;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.sluice.jobs.internal;
 
-import io.sluice.core.store.ClaimedJob;
+import io.sluice.jobs.spi.ClaimedJob;
 
 /** How a run of a claimed job ended, waiting to be written back by the acquisition loop. */
 sealed interface Outcome {

@@ -1,10 +1,10 @@
 package io.sluice.jobs.internal;
 
-import io.sluice.core.store.ClaimedJob;
-import io.sluice.core.store.JobStore;
 import io.sluice.jobs.JobContext;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.JobHandler;
+import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.JobStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;

@@ -6,6 +6,4 @@ CREATE TABLE sluice_queue_dead (
   reason TEXT    NOT NULL
 );
 
--- How many records a batch block holds, so that a block whose stored records cannot be read
--- still counts them all as failed. Null for a block stored before this version.
-ALTER TABLE sluice_batch_block ADD COLUMN record_count INTEGER;
+-- (Version 5's other part, a batch block's record count, is sluice-batch's.)

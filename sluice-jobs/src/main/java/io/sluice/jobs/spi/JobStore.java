@@ -1,5 +1,6 @@
-package io.sluice.core.store;
+package io.sluice.jobs.spi;
 
+import io.sluice.core.store.StoreException;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,6 @@
-package io.sluice.core.store;
+package io.sluice.jobs.spi;
+
+import io.sluice.core.store.Require;
 
 /**
  * Which unfinished jobs {@link JobStore#list} returns: those in one state (or any) and of one type

@@ -1,5 +1,6 @@
-package io.sluice.core.store;
+package io.sluice.jobs.spi;
 
+import io.sluice.core.store.Require;
 import java.time.Instant;
 import java.util.regex.Pattern;
 

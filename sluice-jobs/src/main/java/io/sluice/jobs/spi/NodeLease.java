@@ -1,4 +1,6 @@
-package io.sluice.core.store;
+package io.sluice.jobs.spi;
+
+import io.sluice.core.store.Require;
 
 /**
  * A node's lease on a {@link JobStore}: its id and the epoch the store gave it when it registered.

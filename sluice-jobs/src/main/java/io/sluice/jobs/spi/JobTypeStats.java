@@ -1,4 +1,4 @@
-package io.sluice.core.store;
+package io.sluice.jobs.spi;
 
 import java.time.Instant;
 

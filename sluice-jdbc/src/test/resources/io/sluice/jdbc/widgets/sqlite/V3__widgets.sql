@@ -1,0 +1,2 @@
+-- A test module's first table.
+CREATE TABLE widget (id INTEGER PRIMARY KEY);

@@ -2,9 +2,9 @@ package io.sluice.batch;
 
 import io.sluice.batch.internal.MessageInput;
 import io.sluice.batch.internal.MessageRecords;
-import io.sluice.core.Application;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
+import io.sluice.core.app.Application;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.nio.file.Path;

@@ -3,9 +3,9 @@ package io.sluice.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.core.Application;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.Message;
+import io.sluice.core.app.Application;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.store.Storage;

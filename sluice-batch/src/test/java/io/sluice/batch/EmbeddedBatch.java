@@ -1,7 +1,7 @@
 package io.sluice.batch;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Storage;

@@ -3,7 +3,7 @@ package io.sluice.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.ProcessingType;

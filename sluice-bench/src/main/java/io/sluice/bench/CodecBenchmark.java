@@ -1,7 +1,7 @@
 package io.sluice.bench;
 
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

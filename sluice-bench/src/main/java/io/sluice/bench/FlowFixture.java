@@ -1,14 +1,14 @@
 package io.sluice.bench;
 
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
 import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.vm.VmListenerSource;
-import io.sluice.core.vm.VmQueue;
+import io.sluice.core.vm.queue.VmQueue;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package io.sluice.bench;
 
-import io.sluice.core.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.ObjectSerializer;
 import java.util.List;
 
 /**

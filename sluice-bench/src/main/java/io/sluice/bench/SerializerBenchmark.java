@@ -1,8 +1,8 @@
 package io.sluice.bench;
 
-import io.sluice.core.serialization.SerializerSettings;
-import io.sluice.core.spi.ObjectSerializer;
-import io.sluice.core.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;

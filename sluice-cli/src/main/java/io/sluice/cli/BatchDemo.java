@@ -6,7 +6,7 @@ import io.sluice.batch.BatchEngine;
 import io.sluice.batch.BatchInput;
 import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchStep;
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.store.StorageConfig;

@@ -3,7 +3,7 @@ package io.sluice.cli;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.config.ConfigLoader;
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

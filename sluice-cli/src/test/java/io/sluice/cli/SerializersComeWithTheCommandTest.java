@@ -3,7 +3,7 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.config.ConfigLoader;
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import io.sluice.core.serialization.StoredValues;
 import java.nio.file.Files;
 import java.nio.file.Path;

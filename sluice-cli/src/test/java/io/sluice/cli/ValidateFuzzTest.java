@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.config.ConfigLoader;
 import io.sluice.config.Configuration;
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.http.HttpListenerSource;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.config.JobsConfig;

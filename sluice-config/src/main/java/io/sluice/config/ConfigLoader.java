@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.ProblemCollector;
 import io.sluice.config.spi.SourceMap;
-import io.sluice.core.Application;
 import io.sluice.core.ConfigurationException;
+import io.sluice.core.app.Application;
 import java.nio.file.Path;
 
 /**

@@ -1,6 +1,6 @@
 package io.sluice.config;
 
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import java.util.Map;
 
 /**

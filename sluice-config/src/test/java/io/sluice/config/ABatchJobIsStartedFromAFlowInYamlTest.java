@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.batch.BatchExecuteProcessor;
 import io.sluice.batch.config.BatchConfig;
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

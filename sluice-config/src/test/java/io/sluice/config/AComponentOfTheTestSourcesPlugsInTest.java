@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.Message;
+import io.sluice.core.app.Application;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.concurrent.TimeUnit;

@@ -2,7 +2,7 @@ package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import io.sluice.jobs.config.JobsConfig;
 import io.sluice.jobs.spi.ClaimedJob;
 import io.sluice.jobs.spi.JobStore;

@@ -2,8 +2,8 @@ package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.Flow;
 import io.sluice.core.file.FileSourceConfig;
+import io.sluice.core.flow.Flow;
 import org.junit.jupiter.api.Test;
 
 /** {@code streaming} on a file source, from YAML. */

@@ -2,9 +2,9 @@ package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
+import io.sluice.core.app.Application;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import io.sluice.jobs.JobExecutor;
 import io.sluice.jobs.config.JobsConfig;
 import io.sluice.jobs.spi.JobQuery;

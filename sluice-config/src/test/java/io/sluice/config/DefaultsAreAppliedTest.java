@@ -2,15 +2,15 @@ package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
-import io.sluice.core.OnError;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
+import io.sluice.core.app.Application;
 import io.sluice.core.expression.Template;
 import io.sluice.core.file.AfterRead;
 import io.sluice.core.file.FileSourceConfig;
 import io.sluice.core.file.WriteMode;
+import io.sluice.core.flow.Flow;
+import io.sluice.core.flow.OnError;
 import io.sluice.core.processor.LoggerProcessor;
 import io.sluice.core.spi.ProcessingType;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.Application;
 import io.sluice.core.Message;
+import io.sluice.core.app.Application;
 import io.sluice.core.store.ObjectStoreOptions;
 import java.nio.file.Path;
 import java.sql.Connection;

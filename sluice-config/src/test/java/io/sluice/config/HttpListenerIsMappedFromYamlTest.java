@@ -2,8 +2,8 @@ package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
+import io.sluice.core.app.Application;
 import io.sluice.http.HttpListenerSource;
 import io.sluice.http.HttpServerConfig;
 import java.net.URI;

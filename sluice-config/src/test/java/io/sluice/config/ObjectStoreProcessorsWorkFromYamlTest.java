@@ -3,9 +3,9 @@ package io.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.Message;
+import io.sluice.core.app.Application;
 import io.sluice.core.store.ObjectStoreOptions;
 import java.util.List;
 import java.util.Map;

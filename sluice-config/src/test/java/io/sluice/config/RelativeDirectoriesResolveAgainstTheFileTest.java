@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.sluice.core.ConfigurationException;
-import io.sluice.core.Flow;
 import io.sluice.core.file.FileSourceConfig;
+import io.sluice.core.flow.Flow;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -25,7 +25,7 @@ class SerializationGuideIsTrueTest {
       new ClassLoader(SerializationGuideIsTrueTest.class.getClassLoader()) {
         @Override
         public Enumeration<URL> getResources(String name) throws IOException {
-          if (!name.startsWith("META-INF/services/io.sluice.core.spi.")) {
+          if (!name.startsWith("META-INF/services/io.sluice.core.serialization.spi.")) {
             return super.getResources(name);
           }
           List<URL> core =

@@ -2,9 +2,9 @@ package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.app.Application;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.vm.VmListenerSource;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.Application;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ExhaustedAction;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
+import io.sluice.core.app.Application;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;

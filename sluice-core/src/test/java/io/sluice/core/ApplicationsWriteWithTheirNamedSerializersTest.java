@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.sluice.core.app.Application;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
 import java.util.List;

@@ -3,6 +3,9 @@ package io.sluice.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
+import io.sluice.core.flow.OnError;
 import io.sluice.core.processor.AsyncScope;
 import io.sluice.core.spi.Processor;
 import java.util.List;

@@ -2,6 +2,8 @@ package io.sluice.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

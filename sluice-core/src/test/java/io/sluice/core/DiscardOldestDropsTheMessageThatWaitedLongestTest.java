@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.store.MemoryStorage;
 import io.sluice.core.store.QueueOptions;
@@ -11,7 +13,7 @@ import io.sluice.core.store.Storage;
 import io.sluice.core.vm.VmListenerSource;
 import io.sluice.core.vm.VmPersistence;
 import io.sluice.core.vm.VmPublishProcessor;
-import io.sluice.core.vm.VmQueue;
+import io.sluice.core.vm.queue.VmQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -3,12 +3,14 @@ package io.sluice.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.core.app.Application;
 import io.sluice.core.expression.Template;
 import io.sluice.core.file.AfterRead;
 import io.sluice.core.file.FileSource;
 import io.sluice.core.file.FileSourceConfig;
 import io.sluice.core.file.FileWriteProcessor;
 import io.sluice.core.file.WriteMode;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.processor.LoggerProcessor;
 import java.nio.file.Files;
 import java.nio.file.Path;

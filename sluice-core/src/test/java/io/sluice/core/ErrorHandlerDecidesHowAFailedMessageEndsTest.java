@@ -3,7 +3,10 @@ package io.sluice.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.core.app.Application;
 import io.sluice.core.expression.Expression;
+import io.sluice.core.flow.Flow;
+import io.sluice.core.flow.OnError;
 import io.sluice.core.spi.Processor;
 import java.io.FileNotFoundException;
 import java.io.IOException;

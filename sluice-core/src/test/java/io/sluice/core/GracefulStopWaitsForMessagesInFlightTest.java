@@ -3,6 +3,8 @@ package io.sluice.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.testing.SluiceThreads;
 import java.time.Duration;
 import java.util.List;

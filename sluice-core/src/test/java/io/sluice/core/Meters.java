@@ -1,5 +1,7 @@
 package io.sluice.core;
 
+import io.sluice.core.app.Application;
+
 /** Reads the counters tests check. */
 final class Meters {
 

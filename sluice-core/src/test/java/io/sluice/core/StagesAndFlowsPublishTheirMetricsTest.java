@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.RequiredSearch;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.time.Duration;

@@ -3,9 +3,11 @@ package io.sluice.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.vm.VmListenerSource;
-import io.sluice.core.vm.VmQueue;
+import io.sluice.core.vm.queue.VmQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

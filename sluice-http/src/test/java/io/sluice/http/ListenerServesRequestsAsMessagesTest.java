@@ -2,9 +2,9 @@ package io.sluice.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.OnError;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThrottledException;
+import io.sluice.core.flow.OnError;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.net.http.HttpRequest;
@@ -86,8 +86,8 @@ class ListenerServesRequestsAsMessagesTest {
   void unknownPathsAre404AndOtherMethods405() throws Exception {
     HttpListenerSource getOnly =
         new HttpListenerSource(Listening.server().build(), "/only", java.util.Set.of("get"));
-    var flow = io.sluice.core.Flow.builder("get-only").source(getOnly).build();
-    try (var app = io.sluice.core.Application.builder().flow(flow).build();
+    var flow = io.sluice.core.flow.Flow.builder("get-only").source(getOnly).build();
+    try (var app = io.sluice.core.app.Application.builder().flow(flow).build();
         var client = java.net.http.HttpClient.newHttpClient()) {
       app.start();
       String base = "http://127.0.0.1:" + getOnly.port();

@@ -2,9 +2,9 @@ package io.sluice.http;
 
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
 import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.Processor;
 import java.io.IOException;
 import java.net.URI;

@@ -2,9 +2,9 @@ package io.sluice.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
 import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.io.IOException;

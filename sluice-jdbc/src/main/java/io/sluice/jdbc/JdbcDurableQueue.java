@@ -1,10 +1,10 @@
 package io.sluice.jdbc;
 
 import io.sluice.core.Backoff;
-import io.sluice.core.serialization.CorruptRecordException;
-import io.sluice.core.serialization.RecordFault;
-import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.serialization.spi.CorruptRecordException;
+import io.sluice.core.serialization.spi.RecordFault;
+import io.sluice.core.serialization.spi.SerializationException;
 import io.sluice.core.store.Delivery;
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.QueueOptions;

@@ -1,7 +1,7 @@
 package io.sluice.jdbc;
 
-import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.serialization.spi.SerializationException;
 import io.sluice.core.store.ObjectStore;
 import io.sluice.core.store.ObjectStoreOptions;
 import io.sluice.core.store.Require;

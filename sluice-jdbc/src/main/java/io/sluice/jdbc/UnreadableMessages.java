@@ -1,8 +1,8 @@
 package io.sluice.jdbc;
 
 import io.micrometer.core.instrument.Counter;
-import io.sluice.core.serialization.SerializationException;
 import io.sluice.core.serialization.StoredValues;
+import io.sluice.core.serialization.spi.SerializationException;
 import io.sluice.core.store.Delivery;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;

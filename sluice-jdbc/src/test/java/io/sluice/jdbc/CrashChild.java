@@ -1,9 +1,9 @@
 package io.sluice.jdbc;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
 import io.sluice.core.Message;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.ProcessingType;

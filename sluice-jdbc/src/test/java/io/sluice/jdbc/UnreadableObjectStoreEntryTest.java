@@ -3,8 +3,8 @@ package io.sluice.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.core.serialization.RecordFault;
-import io.sluice.core.serialization.SerializationException;
+import io.sluice.core.serialization.spi.RecordFault;
+import io.sluice.core.serialization.spi.SerializationException;
 import io.sluice.core.store.ObjectStore;
 import io.sluice.core.store.ObjectStoreOptions;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.sluice.jobs;
 
-import io.sluice.core.Application;
 import io.sluice.core.Message;
+import io.sluice.core.app.Application;
 import io.sluice.core.store.Require;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;

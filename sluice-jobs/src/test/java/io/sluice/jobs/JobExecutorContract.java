@@ -3,8 +3,8 @@ package io.sluice.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobState;
 import io.sluice.jobs.spi.JobStore;

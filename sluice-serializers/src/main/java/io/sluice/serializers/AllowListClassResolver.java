@@ -1,7 +1,7 @@
 package io.sluice.serializers;
 
 import com.esotericsoftware.kryo.util.DefaultClassResolver;
-import io.sluice.core.serialization.ClassAllowList;
+import io.sluice.core.serialization.spi.ClassAllowList;
 
 /**
  * Kryo's class resolver with the allow-list in front: a class written by name is checked before

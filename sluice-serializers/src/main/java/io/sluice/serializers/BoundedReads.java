@@ -1,6 +1,6 @@
 package io.sluice.serializers;
 
-import io.sluice.core.serialization.CorruptRecordException;
+import io.sluice.core.serialization.spi.CorruptRecordException;
 import java.io.IOException;
 import java.io.InputStream;
 

@@ -1,11 +1,11 @@
 package io.sluice.serializers;
 
-import io.sluice.core.serialization.ClassAllowList;
-import io.sluice.core.serialization.ClassNotAllowedException;
 import io.sluice.core.serialization.PostDeserialize;
-import io.sluice.core.serialization.SerializationException;
-import io.sluice.core.serialization.SerializerSettings;
-import io.sluice.core.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.ClassAllowList;
+import io.sluice.core.serialization.spi.ClassNotAllowedException;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializationException;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

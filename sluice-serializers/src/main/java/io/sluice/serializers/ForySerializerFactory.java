@@ -1,8 +1,8 @@
 package io.sluice.serializers;
 
-import io.sluice.core.serialization.SerializerSettings;
-import io.sluice.core.spi.ObjectSerializer;
-import io.sluice.core.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.SerializerSettings;
 
 /** The factory of {@link ForySerializer}s, named {@code fory}; found through ServiceLoader. */
 public final class ForySerializerFactory implements SerializerFactory {

@@ -1,7 +1,7 @@
 package io.sluice.serializers;
 
-import io.sluice.core.serialization.CorruptRecordException;
-import io.sluice.core.spi.Codec;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CorruptRecordException;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;

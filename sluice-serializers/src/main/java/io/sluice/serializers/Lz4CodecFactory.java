@@ -2,8 +2,8 @@ package io.sluice.serializers;
 
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
 
 /** The factory of the {@link Lz4Codec}, named {@code lz4}; found through ServiceLoader. */
 public final class Lz4CodecFactory implements CodecFactory {

@@ -1,8 +1,8 @@
 package io.sluice.serializers;
 
-import io.sluice.core.serialization.ClassNotAllowedException;
-import io.sluice.core.serialization.CorruptRecordException;
-import io.sluice.core.serialization.SerializationException;
+import io.sluice.core.serialization.spi.ClassNotAllowedException;
+import io.sluice.core.serialization.spi.CorruptRecordException;
+import io.sluice.core.serialization.spi.SerializationException;
 
 /**
  * What a failed read becomes: the allow-list's refusal as it is (it names the class and the

@@ -6,8 +6,8 @@ import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
-import io.sluice.core.serialization.CorruptRecordException;
-import io.sluice.core.spi.Codec;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CorruptRecordException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 

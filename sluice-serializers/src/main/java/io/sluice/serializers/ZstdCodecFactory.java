@@ -1,7 +1,7 @@
 package io.sluice.serializers;
 
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
 
 /** The factory of {@link ZstdCodec}s, named {@code zstd}; found through ServiceLoader. */
 public final class ZstdCodecFactory implements CodecFactory {

@@ -2,9 +2,9 @@ package io.sluice.serializers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.serialization.SerializerSettings;
-import io.sluice.core.spi.ObjectSerializer;
-import io.sluice.core.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import io.sluice.serializers.fixtures.EvolvingV1;
 import io.sluice.serializers.fixtures.EvolvingV2;
 import io.sluice.testkit.ObjectSerializerContractTest;

@@ -2,9 +2,9 @@ package io.sluice.serializers;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.core.serialization.CorruptRecordException;
-import io.sluice.core.serialization.SerializerSettings;
-import io.sluice.core.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.CorruptRecordException;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.core.ConfigurationException;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.CodecFactory;
 import io.sluice.testkit.CodecContractTest;
 import org.junit.jupiter.api.Test;
 

@@ -2,10 +2,10 @@ package io.sluice.serializers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.serialization.SerializerSettings;
-import io.sluice.core.spi.CodecFactory;
-import io.sluice.core.spi.ObjectSerializer;
-import io.sluice.core.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.CodecFactory;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.Zstd;
 import io.sluice.core.ConfigurationException;
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
 import io.sluice.testkit.CodecContractTest;
 import org.junit.jupiter.api.Test;
 

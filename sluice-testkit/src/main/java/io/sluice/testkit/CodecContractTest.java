@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.sluice.core.serialization.CorruptRecordException;
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
+import io.sluice.core.serialization.spi.CorruptRecordException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -14,7 +14,7 @@ import io.sluice.core.store.MemoryStorage;
 import io.sluice.core.store.Storage;
 import io.sluice.core.testing.ManualClock;
 import io.sluice.core.testing.ManualTimerService;
-import io.sluice.core.vm.VmQueues;
+import io.sluice.core.vm.queue.VmQueues;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;

@@ -1,7 +1,7 @@
 package io.sluice.testkit;
 
 import io.sluice.core.serialization.DeflateCodecFactory;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.CodecFactory;
 
 /** The codec contract, run against the JDK's deflate codec. */
 class DeflateCodecContractTest extends CodecContractTest {

@@ -1,8 +1,8 @@
 package io.sluice.testkit;
 
 import io.sluice.core.serialization.JdkSerializerFactory;
-import io.sluice.core.spi.ObjectSerializer;
-import io.sluice.core.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializerFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.sluice.testkit;
 import io.sluice.core.Message;
 import io.sluice.core.spi.Source;
 import io.sluice.core.vm.VmListenerSource;
-import io.sluice.core.vm.VmQueue;
+import io.sluice.core.vm.queue.VmQueue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -13,7 +13,7 @@ import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
-import io.sluice.core.vm.VmQueues;
+import io.sluice.core.vm.queue.VmQueues;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

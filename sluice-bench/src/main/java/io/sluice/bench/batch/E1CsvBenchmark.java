@@ -10,7 +10,7 @@ import io.sluice.batch.BatchStep;
 import io.sluice.bench.CommandLineOptions;
 import io.sluice.bench.CpuTime;
 import io.sluice.bench.ScratchDirectory;
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.ProcessingType;

@@ -1,9 +1,9 @@
 package io.sluice.bench.http;
 
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
 import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.http.HttpListenerSource;

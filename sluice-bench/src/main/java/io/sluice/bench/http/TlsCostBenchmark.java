@@ -1,8 +1,8 @@
 package io.sluice.bench.http;
 
 import io.sluice.bench.CommandLineOptions;
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.http.HttpListenerSource;

@@ -1,17 +1,17 @@
 package io.sluice.core.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sluice.core.Flow;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.FlowStartException;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
-import io.sluice.core.vm.VmQueues;
+import io.sluice.core.vm.queue.VmQueues;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +23,9 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The running side of an {@link io.sluice.core.Application}: flows, shared pools, lifecycle. */
+/**
+ * The running side of an {@link io.sluice.core.app.Application}: flows, shared pools, lifecycle.
+ */
 public final class ApplicationRuntime {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApplicationRuntime.class);

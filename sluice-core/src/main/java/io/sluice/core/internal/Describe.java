@@ -1,8 +1,8 @@
 package io.sluice.core.internal;
 
-import io.sluice.core.Flow;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.Processor;
 import java.util.stream.Collectors;
 

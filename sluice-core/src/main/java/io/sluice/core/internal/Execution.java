@@ -2,7 +2,7 @@ package io.sluice.core.internal;
 
 import io.sluice.core.FlowError;
 import io.sluice.core.Message;
-import io.sluice.core.OnError;
+import io.sluice.core.flow.OnError;
 import io.sluice.core.spi.Processor;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

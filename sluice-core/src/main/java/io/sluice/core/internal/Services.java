@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
-import io.sluice.core.vm.VmQueues;
+import io.sluice.core.vm.queue.VmQueues;
 import java.time.Clock;
 import java.util.function.Supplier;
 

@@ -5,7 +5,7 @@ import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
-import io.sluice.core.vm.VmQueues;
+import io.sluice.core.vm.queue.VmQueues;
 import java.time.Clock;
 
 /** A flow context whose clock, timer, meters, VM queues and storage are the application's. */

@@ -1,7 +1,7 @@
 package io.sluice.core.serialization;
 
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
 
 /**
  * The factory of the {@code deflate} codec (id 1): zlib streams (RFC 1950, with their Adler-32)

@@ -1,6 +1,7 @@
 package io.sluice.core.serialization;
 
-import io.sluice.core.spi.Codec;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CorruptRecordException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

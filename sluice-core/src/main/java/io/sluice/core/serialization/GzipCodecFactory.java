@@ -1,7 +1,7 @@
 package io.sluice.core.serialization;
 
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
 
 /**
  * The factory of the {@code gzip} codec (id 2): GZIP members (RFC 1952, with their CRC-32) made by

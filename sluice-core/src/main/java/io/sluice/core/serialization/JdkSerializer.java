@@ -1,7 +1,12 @@
 package io.sluice.core.serialization;
 
 import io.sluice.core.SluiceException;
-import io.sluice.core.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.ClassAllowList;
+import io.sluice.core.serialization.spi.ClassNotAllowedException;
+import io.sluice.core.serialization.spi.CorruptRecordException;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializationException;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.FilterOutputStream;

@@ -1,7 +1,8 @@
 package io.sluice.core.serialization;
 
-import io.sluice.core.spi.ObjectSerializer;
-import io.sluice.core.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.SerializerSettings;
 
 /**
  * The factory of the {@code jdk} serializer (id 1): Java's own serialization, read through an

@@ -1,7 +1,8 @@
 package io.sluice.core.serialization;
 
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
+import io.sluice.core.serialization.spi.SerializationException;
 
 /**
  * An installed codec made when a record first needs it: its factory knows its name and id without

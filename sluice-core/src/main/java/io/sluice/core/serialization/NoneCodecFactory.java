@@ -2,8 +2,9 @@ package io.sluice.core.serialization;
 
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
+import io.sluice.core.serialization.spi.CorruptRecordException;
 
 /**
  * The factory of the {@code none} codec (id 0), which stores serialized bytes as they are. It takes

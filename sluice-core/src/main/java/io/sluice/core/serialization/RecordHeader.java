@@ -1,5 +1,8 @@
 package io.sluice.core.serialization;
 
+import io.sluice.core.serialization.spi.CorruptRecordException;
+import io.sluice.core.serialization.spi.RecordFault;
+
 /**
  * The 18-byte header every stored value starts with, big-endian: magic {@code 0x53 0x4C} ("SL"),
  * header version, serializer id, serializer format version, codec id, original (serialized) length

@@ -1,8 +1,8 @@
 package io.sluice.core.serialization;
 
 import io.sluice.core.ConfigProblem;
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.ObjectSerializer;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -2,6 +2,8 @@ package io.sluice.core.serialization;
 
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
+import io.sluice.core.serialization.spi.ClassAllowList;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

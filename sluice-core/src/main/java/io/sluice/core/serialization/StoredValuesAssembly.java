@@ -2,10 +2,11 @@ package io.sluice.core.serialization;
 
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
-import io.sluice.core.spi.Codec;
-import io.sluice.core.spi.CodecFactory;
-import io.sluice.core.spi.ObjectSerializer;
-import io.sluice.core.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.Codec;
+import io.sluice.core.serialization.spi.CodecFactory;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

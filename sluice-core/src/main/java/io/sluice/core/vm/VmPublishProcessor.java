@@ -8,6 +8,7 @@ import io.sluice.core.spi.Processor;
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.QueueOptions;
 import io.sluice.core.store.StoredMessage;
+import io.sluice.core.vm.queue.VmQueue;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

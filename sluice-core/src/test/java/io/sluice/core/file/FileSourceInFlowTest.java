@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import io.sluice.core.Application;
 import io.sluice.core.ExhaustedAction;
-import io.sluice.core.Flow;
 import io.sluice.core.LogCapture;
 import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.app.Application;
 import io.sluice.core.expression.Template;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.testing.ManualClock;

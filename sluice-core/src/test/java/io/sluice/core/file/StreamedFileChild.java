@@ -2,8 +2,8 @@ package io.sluice.core.file;
 
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.core.Application;
-import io.sluice.core.Flow;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.io.InputStream;

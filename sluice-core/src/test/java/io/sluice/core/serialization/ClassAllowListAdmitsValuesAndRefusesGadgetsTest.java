@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.core.ConfigurationException;
+import io.sluice.core.serialization.spi.ClassAllowList;
+import io.sluice.core.serialization.spi.ClassNotAllowedException;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

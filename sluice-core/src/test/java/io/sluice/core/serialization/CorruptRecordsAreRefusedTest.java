@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.sluice.core.serialization.spi.ClassNotAllowedException;
+import io.sluice.core.serialization.spi.CorruptRecordException;
+import io.sluice.core.serialization.spi.RecordFault;
+import io.sluice.core.serialization.spi.SerializationException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,7 +1,8 @@
 package io.sluice.core.serialization;
 
-import io.sluice.core.spi.ObjectSerializer;
-import io.sluice.core.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializerFactory;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.acme.Order;
-import io.sluice.core.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.ClassAllowList;
+import io.sluice.core.serialization.spi.ClassNotAllowedException;
+import io.sluice.core.serialization.spi.ObjectSerializer;
+import io.sluice.core.serialization.spi.SerializationException;
+import io.sluice.core.serialization.spi.SerializerSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;

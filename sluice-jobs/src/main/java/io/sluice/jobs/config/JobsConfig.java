@@ -1,6 +1,6 @@
 package io.sluice.jobs.config;
 
-import io.sluice.core.Application;
+import io.sluice.core.app.Application;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Storage;
 import io.sluice.jobs.ClaimOrder;

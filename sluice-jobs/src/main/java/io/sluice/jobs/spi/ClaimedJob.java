@@ -32,8 +32,8 @@ public record ClaimedJob(
   @FunctionalInterface
   public interface Payload {
     /**
-     * The payload; a {@link io.sluice.core.serialization.SerializationException} when it cannot be
-     * read (corrupt, a class not allowed, a serializer not installed).
+     * The payload; a {@link io.sluice.core.serialization.spi.SerializationException} when it cannot
+     * be read (corrupt, a class not allowed, a serializer not installed).
      */
     Object read();
   }

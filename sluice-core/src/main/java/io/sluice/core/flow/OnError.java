@@ -1,5 +1,6 @@
-package io.sluice.core;
+package io.sluice.core.flow;
 
+import io.sluice.core.Message;
 import io.sluice.core.expression.Expression;
 import io.sluice.core.spi.Processor;
 import java.util.List;

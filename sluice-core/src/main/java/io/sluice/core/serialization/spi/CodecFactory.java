@@ -1,8 +1,8 @@
-package io.sluice.core.spi;
+package io.sluice.core.serialization.spi;
 
 /**
  * Makes a codec at a compression level; found with {@link java.util.ServiceLoader} (list the
- * implementation in {@code META-INF/services/io.sluice.core.spi.CodecFactory}).
+ * implementation in {@code META-INF/services/io.sluice.core.serialization.spi.CodecFactory}).
  */
 public interface CodecFactory {
 

@@ -1,4 +1,4 @@
-package io.sluice.core.internal;
+package io.sluice.core.vm;
 
 import java.time.Duration;
 import java.util.List;

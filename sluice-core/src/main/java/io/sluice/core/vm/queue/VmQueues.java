@@ -1,4 +1,4 @@
-package io.sluice.core.vm;
+package io.sluice.core.vm.queue;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

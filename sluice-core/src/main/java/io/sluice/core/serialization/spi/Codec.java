@@ -1,4 +1,4 @@
-package io.sluice.core.spi;
+package io.sluice.core.serialization.spi;
 
 /**
  * A codec compresses serialized bytes and restores them: NONE, DEFLATE, GZIP, LZ4, ZSTD, or a
@@ -25,7 +25,7 @@ public interface Codec {
   /**
    * The original bytes, whose length the record header gives ({@code originalLength}, checked
    * against the configured maximum before this is called). Corrupt input fails with {@link
-   * io.sluice.core.serialization.CorruptRecordException}, never with garbage.
+   * io.sluice.core.serialization.spi.CorruptRecordException}, never with garbage.
    */
   byte[] decode(byte[] encoded, int originalLength);
 }

@@ -1,4 +1,4 @@
-package io.sluice.core.vm;
+package io.sluice.core.vm.queue;
 
 import io.sluice.core.Message;
 import java.time.Duration;

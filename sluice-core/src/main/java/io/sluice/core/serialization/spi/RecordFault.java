@@ -1,4 +1,4 @@
-package io.sluice.core.serialization;
+package io.sluice.core.serialization.spi;
 
 /**
  * Why a stored record could not be read, in a few words: what a dead letter, a failed batch record

@@ -1,4 +1,4 @@
-package io.sluice.core.serialization;
+package io.sluice.core.serialization.spi;
 
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;

@@ -1,4 +1,4 @@
-package io.sluice.core.serialization;
+package io.sluice.core.serialization.spi;
 
 /**
  * What every serializer is made with.

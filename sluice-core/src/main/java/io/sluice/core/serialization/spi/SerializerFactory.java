@@ -1,10 +1,8 @@
-package io.sluice.core.spi;
-
-import io.sluice.core.serialization.SerializerSettings;
+package io.sluice.core.serialization.spi;
 
 /**
  * Makes a serializer from settings; found with {@link java.util.ServiceLoader} (list the
- * implementation in {@code META-INF/services/io.sluice.core.spi.SerializerFactory}).
+ * implementation in {@code META-INF/services/io.sluice.core.serialization.spi.SerializerFactory}).
  */
 public interface SerializerFactory {
 

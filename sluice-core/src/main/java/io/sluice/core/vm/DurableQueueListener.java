@@ -1,12 +1,13 @@
-package io.sluice.core.store;
+package io.sluice.core.vm;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.Backoff;
 import io.sluice.core.FlowBusyException;
-import io.sluice.core.internal.ConsumerThreads;
 import io.sluice.core.logging.RepeatedFailureLog;
+import io.sluice.core.store.Delivery;
+import io.sluice.core.store.DurableQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
-package io.sluice.core.spi;
+package io.sluice.core.serialization.spi;
 
 import io.sluice.core.serialization.PostDeserialize;
-import io.sluice.core.serialization.SerializationException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,8 +12,8 @@ import java.io.UncheckedIOException;
  * An object serializer turns values into bytes and back: JDK serialization, Kryo, Fory, or one of a
  * user's. Implementations are thread-safe (one instance serves every thread, virtual ones included:
  * pool what is not thread-safe, never keep it in a ThreadLocal), refuse classes their {@link
- * io.sluice.core.serialization.SerializerSettings#allowList() allow-list} does not admit, and call
- * {@link PostDeserialize#apply} on what they return.
+ * io.sluice.core.serialization.spi.SerializerSettings#allowList() allow-list} does not admit, and
+ * call {@link PostDeserialize#apply} on what they return.
  *
  * <p>Stored values carry the serializer's {@link #id()} and {@link #formatVersion()} in their
  * header, so data written by one serializer stays readable after the default changes.
@@ -42,7 +41,7 @@ public interface ObjectSerializer {
   /**
    * Reads one value from {@code in}, resolving classes with {@code loader}; does not close it. A
    * class the allow-list refuses fails with {@link
-   * io.sluice.core.serialization.ClassNotAllowedException} before it is instantiated.
+   * io.sluice.core.serialization.spi.ClassNotAllowedException} before it is instantiated.
    */
   Object deserialize(InputStream in, ClassLoader loader) throws IOException;
 

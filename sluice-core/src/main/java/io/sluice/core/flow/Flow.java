@@ -1,5 +1,7 @@
-package io.sluice.core;
+package io.sluice.core.flow;
 
+import io.sluice.core.ConfigProblems;
+import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Source;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.sluice.core.serialization;
+package io.sluice.core.serialization.spi;
 
 import io.sluice.core.SluiceException;
 
@@ -21,8 +21,9 @@ public class SerializationException extends SluiceException {
 
   /**
    * Why a read failed: the fault of the failed read this error wraps, if it wraps one; otherwise
-   * {@link RecordFault#UNREADABLE} unless the error knows better ({@link CorruptRecordException},
-   * {@link ClassNotAllowedException}).
+   * {@link RecordFault#UNREADABLE} unless the error knows better ({@link
+   * io.sluice.core.serialization.spi.CorruptRecordException}, {@link
+   * io.sluice.core.serialization.spi.ClassNotAllowedException}).
    */
   public RecordFault fault() {
     return getCause() instanceof SerializationException read

@@ -1,4 +1,4 @@
-package io.sluice.core.serialization;
+package io.sluice.core.serialization.spi;
 
 /**
  * Stored bytes are not a valid record: bad magic, unknown serializer or codec id, lengths that do

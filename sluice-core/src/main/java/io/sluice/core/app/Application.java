@@ -1,7 +1,11 @@
-package io.sluice.core;
+package io.sluice.core.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.core.ConfigProblems;
+import io.sluice.core.ConfigurationException;
+import io.sluice.core.Message;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.internal.ApplicationRuntime;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
@@ -11,7 +15,7 @@ import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.Storages;
 import io.sluice.core.store.StoreException;
-import io.sluice.core.vm.VmQueues;
+import io.sluice.core.vm.queue.VmQueues;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.sluice.core.serialization;
+package io.sluice.core.serialization.spi;
 
 /**
  * A serializer met a class its allow-list does not admit and refused it before instantiating it.

@@ -5,21 +5,16 @@ import io.sluice.config.spi.ConfigComponent;
 import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.ProcessorComponent;
-import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
  * A component that lives only in the test sources, as a user's module would: the {@code shout}
  * processor, registered in {@code plugin/META-INF/services}, its schema {@code shout.schema.json}
- * beside it.
+ * beside it. It is the example of {@code docs/components.md}, which quotes it.
  */
 public final class ShoutComponents implements ComponentProvider {
-
-  /** How many exclamation marks follow unless {@code marks} says. */
-  public static final int DEFAULT_MARKS = 1;
 
   @Override
   public List<ConfigComponent<?>> components() {
@@ -36,18 +31,13 @@ public final class ShoutComponents implements ComponentProvider {
 
     @Override
     public Map<String, Object> defaults() {
-      return Map.of("/properties/marks", DEFAULT_MARKS);
+      return Map.of("/properties/marks", ShoutProcessor.DEFAULT_MARKS);
     }
 
     @Override
     public Processor map(ConfigNode node, MappingContext context) {
-      int marks = node.integer("marks", DEFAULT_MARKS);
-      String ending = "!".repeat(Math.max(0, marks));
-      return Processor.of(
-          ProcessingType.CPU_LITE,
-          message ->
-              message.withPayload(
-                  String.valueOf(message.payload()).toUpperCase(Locale.ROOT) + ending));
+      int marks = node.integer("marks", ShoutProcessor.DEFAULT_MARKS);
+      return context.problems().attempt(node.get("marks").path(), () -> new ShoutProcessor(marks));
     }
   }
 }

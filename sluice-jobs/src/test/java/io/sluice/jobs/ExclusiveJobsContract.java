@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.core.SluiceException;
 import io.sluice.jobs.spi.ClaimedJob;
 import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.NewJob;
@@ -130,6 +131,7 @@ abstract class ExclusiveJobsContract extends JobExecutorFixture {
     assertThat(store.claim(lease, ORDER, 1)).hasSize(1);
 
     assertThatThrownBy(() -> store.createAll(List.of(NewJob.of("order", "x"), keyed("A", "a", 0))))
+        .isInstanceOf(SluiceException.class)
         .hasMessageContaining(
             "exclusiveKey 'A' on a job of type 'order': 1 job(s) of that type are running without"
                 + " an exclusive key")

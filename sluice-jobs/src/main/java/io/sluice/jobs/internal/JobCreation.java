@@ -2,6 +2,7 @@ package io.sluice.jobs.internal;
 
 import static io.sluice.jdbc.JdbcAccess.bind;
 
+import io.sluice.core.SluiceException;
 import io.sluice.jobs.spi.NewJob;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -174,7 +175,7 @@ final class JobCreation {
       bind(running, keyed.getKey());
       Long count = counted.firstLong(running);
       if (count != null && count > 0) {
-        throw new IllegalStateException(
+        throw new SluiceException(
             "exclusiveKey '"
                 + keyed.getValue()
                 + "' on a job of type '"

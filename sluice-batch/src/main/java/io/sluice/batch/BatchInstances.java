@@ -48,7 +48,7 @@ public final class BatchInstances implements AutoCloseable {
   public static BatchInstances open(StorageConfig config, StoredValues values, ClassLoader loader) {
     Require.nonNull(config, "config");
     Clock clock = Clock.systemUTC();
-    if (config.type() == StorageConfig.Type.SQLITE) {
+    if (config.type().equals(StorageConfig.SQLITE)) {
       SqliteGuest guest =
           SqliteGuest.open(
               config.sqliteFile().toAbsolutePath().normalize(), config.connectTimeout());

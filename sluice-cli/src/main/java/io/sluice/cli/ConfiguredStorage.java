@@ -63,7 +63,7 @@ final class ConfiguredStorage {
     if (described == null) {
       described = configuration().application().build();
     }
-    if (described.storageConfig().type() == StorageConfig.Type.MEMORY) {
+    if (described.storageConfig().type().equals(StorageConfig.MEMORY)) {
       throw new ConfigurationException(
           ConfigProblem.of(
               "sluice.store.type",

@@ -4,6 +4,7 @@ import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.ProblemCollector;
 import io.sluice.config.spi.SectionComponent;
+import io.sluice.config.spi.StoreComponent;
 import io.sluice.config.spi.UniqueNames;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.app.Application;
@@ -71,7 +72,7 @@ final class ApplicationMapper implements MappingContext {
           sluice.integer("vmQueueCapacity", Application.DEFAULT_VM_QUEUE_CAPACITY));
     }
     StorageConfig storage = store(sluice.get("store"), application);
-    if (storage != null && storage.type() == StorageConfig.Type.MEMORY) {
+    if (storage != null && !registry.stores().get(storage.type()).durable()) {
       registry.sections().stream()
           .filter(section -> section.needsDurableStore() != null)
           .filter(section -> at(root, section.key()).isPresent())
@@ -80,8 +81,8 @@ final class ApplicationMapper implements MappingContext {
               section ->
                   problems.add(
                       sluice.get("store").get("type").path(),
-                      "memory",
-                      section.needsDurableStore() + "; use sqlite (the default) or postgresql"));
+                      storage.type(),
+                      section.needsDurableStore() + "; use " + durableStores()));
     }
     serialization(root.get("serialization"), application);
     strategyMapper.declare(root.get("threading"));
@@ -101,6 +102,17 @@ final class ApplicationMapper implements MappingContext {
     }
     checkSerializerNames(root.get("serialization"));
     return new Configuration(application, sections);
+  }
+
+  /** The installed store types that survive a restart, the default one said so. */
+  private String durableStores() {
+    String implied = StorageConfig.impliedType(null);
+    List<String> durable =
+        registry.stores().values().stream()
+            .filter(StoreComponent::durable)
+            .map(s -> s.key().equals(implied) ? s.key() + " (the default)" : s.key())
+            .toList();
+    return ComponentRegistry.either(durable, " or ");
   }
 
   /** The node at the dotted {@code key} ({@code sluice.jobs}) under {@code root}. */
@@ -157,43 +169,29 @@ final class ApplicationMapper implements MappingContext {
   }
 
   /**
-   * The store of {@code sluice.store:} (embedded SQLite under {@code data} when absent); null when
-   * it is broken.
+   * The store of {@code sluice.store:} (embedded SQLite under {@code data} when absent), mapped by
+   * the component of its type; null when it is broken or its type is not installed.
    */
   private StorageConfig store(ConfigNode node, Application.Builder application) {
-    StorageConfig.Builder config = StorageConfig.builder();
-    // An unknown type or sync is reported by the schema, at its line; it is left unset here.
     String type = node.text("type", null);
-    for (StorageConfig.Type t : StorageConfig.Type.values()) {
-      if (t.configName().equals(type)) {
-        config.type(t);
+    boolean written = type != null;
+    if (!written) {
+      type = StorageConfig.impliedType(node.text("url", null));
+    }
+    StoreComponent component = registry.stores().get(type);
+    if (component == null) {
+      // A type written but unknown is reported by the schema, with the installed ones, at its line.
+      if (!written) {
+        problems.add(
+            node.get("type").path(),
+            type,
+            "is the store type by default, and it is not installed: the module that provides it"
+                + " is not on the class path; installed store types: "
+                + String.join(", ", registry.stores().keySet()));
       }
+      return null;
     }
-    // A dataDir that is no path (a NUL in it) is a problem at its line; the default stands in.
-    Path dataDir = node.has("dataDir") ? path(node, "dataDir") : null;
-    config.dataDir(
-        baseDirectory.resolve(dataDir != null ? dataDir : StorageConfig.DEFAULT_DATA_DIR));
-    String sync = node.text("sync", null);
-    for (StorageConfig.Sync s : StorageConfig.Sync.values()) {
-      if (s.name().equals(sync)) {
-        config.sync(s);
-      }
-    }
-    config.url(node.text("url", null));
-    config.user(node.text("user", null));
-    config.password(node.text("password", null));
-    config.poolSize(node.integer("poolSize", StorageConfig.DEFAULT_POOL_SIZE));
-    config.connectTimeout(node.duration("connectTimeout", StorageConfig.DEFAULT_CONNECT_TIMEOUT));
-    config.sslMode(node.text("sslMode", null));
-    if (node.has("sslRootCert")) {
-      config.sslRootCert(path(node, "sslRootCert"));
-    }
-    if (node.has("sslCert") || node.has("sslKey")) {
-      config.sslCert(
-          node.has("sslCert") ? path(node, "sslCert") : null,
-          node.has("sslKey") ? path(node, "sslKey") : null);
-    }
-    StorageConfig built = problems.attempt("", config::build);
+    StorageConfig built = component.map(node, this);
     if (built != null) {
       application.storage(built);
     }

@@ -7,6 +7,7 @@ import io.sluice.config.spi.ConfigComponent;
 import io.sluice.config.spi.ProcessorComponent;
 import io.sluice.config.spi.SectionComponent;
 import io.sluice.config.spi.SourceComponent;
+import io.sluice.config.spi.StoreComponent;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -28,6 +29,7 @@ final class ComponentRegistry {
   private final Map<String, SourceComponent> sources = new LinkedHashMap<>();
   private final Map<String, ProcessorComponent> processors = new LinkedHashMap<>();
   private final List<SectionComponent<?>> sections = new ArrayList<>();
+  private final Map<String, StoreComponent> stores = new LinkedHashMap<>();
 
   ComponentRegistry(List<ConfigComponent<?>> components) {
     this.all = List.copyOf(components);
@@ -50,6 +52,7 @@ final class ComponentRegistry {
         case SourceComponent source -> sources.put(source.key(), source);
         case ProcessorComponent processor -> processors.put(processor.key(), processor);
         case SectionComponent<?> section -> sections.add(section);
+        case StoreComponent store -> stores.put(store.key(), store);
         default ->
             throw new IllegalStateException(
                 component.getClass().getName()
@@ -60,6 +63,11 @@ final class ComponentRegistry {
     }
     // The sections of sluice: first, as they are written first.
     sections.sort(Comparator.comparing(s -> s.key().startsWith("sluice.") ? 0 : 1));
+    // The store types that keep what they hold first, the core's memory after them.
+    List<StoreComponent> byDurability = new ArrayList<>(stores.values());
+    byDurability.sort(Comparator.comparing(s -> s.durable() ? 0 : 1));
+    stores.clear();
+    byDurability.forEach(s -> stores.put(s.key(), s));
   }
 
   static ComponentRegistry load(ClassLoader loader) {
@@ -98,6 +106,11 @@ final class ComponentRegistry {
   /** The sections, those of {@code sluice:} first. */
   List<SectionComponent<?>> sections() {
     return sections;
+  }
+
+  /** The store types by name, those that survive a restart first. */
+  Map<String, StoreComponent> stores() {
+    return stores;
   }
 
   /** {@code a, b or c}: the keys, for messages and descriptions. */

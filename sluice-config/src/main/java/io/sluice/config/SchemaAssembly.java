@@ -1,8 +1,10 @@
 package io.sluice.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.sluice.config.spi.ComponentKind;
 import io.sluice.config.spi.ConfigComponent;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,6 +23,9 @@ final class SchemaAssembly {
   /** {@code ${sources}} ("a, b or c") or {@code ${sources|, }} ("a, b, c"). */
   private static final Pattern KEYS = Pattern.compile("\\$\\{sources(?:\\|([^}]*))?}");
 
+  /** The pointer of {@code sluice.store}, where the store types' keys go. */
+  private static final String STORE = "/properties/sluice/properties/store";
+
   private SchemaAssembly() {}
 
   /** The frame with the components of {@code registry}; the frame itself is left as it is. */
@@ -31,30 +36,64 @@ final class SchemaAssembly {
       ObjectNode fragment = component.schema().deepCopy();
       JsonNode own = fragment.remove("$defs");
       if (own != null) {
-        own.properties()
-            .forEach(
-                def -> {
-                  JsonNode earlier = defs.get(def.getKey());
-                  if (earlier != null && !earlier.equals(def.getValue())) {
-                    throw new IllegalStateException(
-                        component.getClass().getName()
-                            + " defines $defs/"
-                            + def.getKey()
-                            + ", which is defined otherwise already");
-                  }
-                  defs.set(def.getKey(), def.getValue());
-                });
+        join(defs, own, component, "defines $defs/", ", which is defined otherwise already");
       }
-      ((ObjectNode) schema.at(parent(component))).set(name(component), fragment);
+      if (component.kind() == ComponentKind.STORE) {
+        addStore(schema, component, fragment);
+      } else {
+        ((ObjectNode) schema.at(parent(component))).set(name(component), fragment);
+      }
     }
+    addStoreTypes(schema, registry);
     List<String> sources = new ArrayList<>(registry.sources().keySet());
     replaceKeys(schema, sources);
     return schema;
   }
 
+  /**
+   * A store type's keys join {@code sluice.store}'s properties (a key two types share must be
+   * described alike), and its name joins the values of {@code sluice.store.type}, in the order of
+   * {@link ComponentRegistry#stores()}.
+   */
+  private static void addStore(ObjectNode schema, ConfigComponent<?> store, ObjectNode fragment) {
+    join(
+        (ObjectNode) schema.at(STORE + "/properties"),
+        fragment.path("properties"),
+        store,
+        "describes sluice.store.",
+        " otherwise than another store type does");
+  }
+
+  /**
+   * Puts each member of {@code from} into {@code into}; a member already there must be equal, or
+   * the component's class name, {@code what}, the member's name and {@code otherwise} say why not.
+   */
+  private static void join(
+      ObjectNode into, JsonNode from, ConfigComponent<?> component, String what, String otherwise) {
+    from.properties()
+        .forEach(
+            member -> {
+              JsonNode earlier = into.get(member.getKey());
+              if (earlier != null && !earlier.equals(member.getValue())) {
+                throw new IllegalStateException(
+                    component.getClass().getName() + " " + what + member.getKey() + otherwise);
+              }
+              into.set(member.getKey(), member.getValue());
+            });
+  }
+
+  /** The store types' names as the values of {@code sluice.store.type}. */
+  private static void addStoreTypes(ObjectNode schema, ComponentRegistry registry) {
+    ObjectNode type = (ObjectNode) schema.at(STORE + "/properties/type");
+    ArrayNode names = type.putArray("enum");
+    registry.stores().keySet().forEach(names::add);
+  }
+
   /** Where the component's schema goes, as a JSON pointer. */
   static String pointer(ConfigComponent<?> component) {
-    return parent(component) + "/" + name(component);
+    return component.kind() == ComponentKind.STORE
+        ? STORE
+        : parent(component) + "/" + name(component);
   }
 
   /** The JSON pointer of the properties object the component's schema goes into. */

@@ -9,7 +9,6 @@ import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
 import io.sluice.core.app.Application;
 import io.sluice.core.serialization.SerializationConfig;
-import io.sluice.core.store.StorageConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +25,6 @@ final class SchemaDefaults {
 
   private SchemaDefaults() {}
 
-  private static final String STORE = "/properties/sluice/properties/store/properties/";
   private static final String PROFILE = "/$defs/threadingProfile/properties/";
   private static final String AUTO = "/$defs/strategy/properties/auto/properties/";
 
@@ -40,12 +38,6 @@ final class SchemaDefaults {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("/properties/sluice/properties/shutdownTimeout", Application.DEFAULT_SHUTDOWN_TIMEOUT);
     d.put("/properties/sluice/properties/vmQueueCapacity", Application.DEFAULT_VM_QUEUE_CAPACITY);
-
-    StorageConfig store = StorageConfig.defaults();
-    d.put(STORE + "dataDir", StorageConfig.DEFAULT_DATA_DIR);
-    d.put(STORE + "sync", store.sync());
-    d.put(STORE + "poolSize", store.poolSize());
-    d.put(STORE + "connectTimeout", store.connectTimeout());
 
     d.put("/properties/serialization/properties/default", SerializationConfig.DEFAULT_NAME);
     d.put(

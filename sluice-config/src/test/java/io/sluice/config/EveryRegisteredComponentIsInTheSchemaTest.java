@@ -47,5 +47,6 @@ class EveryRegisteredComponentIsInTheSchemaTest {
     assertThat(registry.sections())
         .extracting(ConfigComponent::key)
         .isEqualTo(List.of("sluice.jobs", "batch"));
+    assertThat(registry.stores().keySet()).containsExactly("sqlite", "postgresql", "memory");
   }
 }

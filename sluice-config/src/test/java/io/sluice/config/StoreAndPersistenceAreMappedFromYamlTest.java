@@ -16,7 +16,7 @@ class StoreAndPersistenceAreMappedFromYamlTest {
   @Test
   void theDefaultStoreIsSqliteUnderDataNextToTheFile() {
     StorageConfig store = Configs.build("flows: [ { name: bare } ]").storageConfig();
-    assertThat(store.type()).isEqualTo(StorageConfig.Type.SQLITE);
+    assertThat(store.type()).isEqualTo(StorageConfig.SQLITE);
     assertThat(store.sqliteFile()).isEqualTo(Configs.BASE.resolve("data/sluice.db"));
     assertThat(store.sync()).isEqualTo(StorageConfig.Sync.FULL);
   }
@@ -36,7 +36,7 @@ class StoreAndPersistenceAreMappedFromYamlTest {
                 flows: [ { name: bare } ]
                 """)
             .storageConfig();
-    assertThat(store.type()).isEqualTo(StorageConfig.Type.POSTGRESQL);
+    assertThat(store.type()).isEqualTo(StorageConfig.POSTGRESQL);
     assertThat(store.poolSize()).isEqualTo(4);
     assertThat(store.connectTimeout()).isEqualTo(Duration.ofSeconds(3));
     assertThat(store.toString())
@@ -83,7 +83,7 @@ class StoreAndPersistenceAreMappedFromYamlTest {
   void memoryAndSyncAndDataDirAreRead() {
     Application memory =
         Configs.build("sluice: { store: { type: memory } }\nflows: [ { name: bare } ]");
-    assertThat(memory.storageConfig().type()).isEqualTo(StorageConfig.Type.MEMORY);
+    assertThat(memory.storageConfig().type()).isEqualTo(StorageConfig.MEMORY);
     StorageConfig sqlite =
         Configs.build(
                 "sluice: { store: { dataDir: /var/lib/sluice, sync: NORMAL } }\n"

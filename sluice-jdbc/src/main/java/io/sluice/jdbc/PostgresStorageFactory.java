@@ -3,6 +3,7 @@ package io.sluice.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.ConfigProblems;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
@@ -32,8 +33,13 @@ public final class PostgresStorageFactory implements StorageFactory {
   public PostgresStorageFactory() {}
 
   @Override
-  public StorageConfig.Type type() {
-    return StorageConfig.Type.POSTGRESQL;
+  public String type() {
+    return StorageConfig.POSTGRESQL;
+  }
+
+  @Override
+  public void check(StorageConfig config, ConfigProblems problems) {
+    JdbcStoreRules.check(config, problems);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.sluice.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.ConfigProblems;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
@@ -46,8 +47,13 @@ public final class SqliteStorageFactory implements StorageFactory {
   public SqliteStorageFactory() {}
 
   @Override
-  public StorageConfig.Type type() {
-    return StorageConfig.Type.SQLITE;
+  public String type() {
+    return StorageConfig.SQLITE;
+  }
+
+  @Override
+  public void check(StorageConfig config, ConfigProblems problems) {
+    JdbcStoreRules.check(config, problems);
   }
 
   @Override

@@ -28,7 +28,7 @@ class SerializerSwitchTest {
   private static Storage open(StorageConfig config, String serializer) {
     var values = TestStorages.values(serializer);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    return config.type() == StorageConfig.Type.SQLITE
+    return config.type().equals(StorageConfig.SQLITE)
         ? new SqliteStorageFactory().open(config, values, registry, Clock.systemUTC())
         : new PostgresStorageFactory().open(config, values, registry, Clock.systemUTC());
   }

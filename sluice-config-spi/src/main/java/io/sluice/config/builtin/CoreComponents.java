@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * The core's own components: the file, scheduler and VM sources, and the processors and scopes of
  * the core (logger, set-payload, set-variable, expression, component, async, vm-publish,
- * vm-request, file-write, the object store processors). They live beside the SPI rather than in the
- * core, which reads no configuration tree and does without Jackson.
+ * vm-request, file-write, the object store processors) and the store type memory. They live beside
+ * the SPI rather than in the core, which reads no configuration tree and does without Jackson.
  */
 public final class CoreComponents implements ComponentProvider {
 
@@ -47,7 +47,8 @@ public final class CoreComponents implements ComponentProvider {
             (node, context) -> CoreProcessors.objectStore(node, context, Operation.GET)),
         new BuiltinProcessor(
             "store-remove",
-            (node, context) -> CoreProcessors.objectStore(node, context, Operation.REMOVE)));
+            (node, context) -> CoreProcessors.objectStore(node, context, Operation.REMOVE)),
+        new MemoryStore());
   }
 
   private static Map<String, Object> fileDefaults() {

@@ -11,7 +11,7 @@ public enum ComponentKind {
   PROCESSOR,
   /** A processor that routes to lists of its own (none is registered yet). */
   ROUTER,
-  /** A kind of {@code sluice.store} (not open to components yet). */
+  /** A type of {@code sluice.store} ({@code sqlite}, {@code memory}): a {@link StoreComponent}. */
   STORE,
   /** A kind of batch job input (not open to components yet). */
   BATCH_INPUT,

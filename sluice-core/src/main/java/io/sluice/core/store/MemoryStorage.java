@@ -1,7 +1,9 @@
 package io.sluice.core.store;
 
+import io.sluice.core.ConfigProblems;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -17,6 +19,25 @@ public final class MemoryStorage implements Storage {
   private final Map<String, MemoryObjectStore.Entries> stores = new ConcurrentHashMap<>();
   private final Map<String, MemoryDurableQueue.Messages> queues = new ConcurrentHashMap<>();
   private volatile boolean closed;
+
+  /**
+   * The rules of a memory store's configuration: it takes no URL, no TLS and no setting of another
+   * type; the other SQLite and PostgreSQL settings, which it has no use for, are ignored as they
+   * always were.
+   */
+  static void check(StorageConfig config, ConfigProblems problems) {
+    problems.check(
+        config.url() == null,
+        "sluice.store.url",
+        config.maskedUrl(),
+        "is only for a postgresql store; this store is memory");
+    problems.check(
+        config.sslMode() == null && config.sslRootCert() == null && config.sslCert() == null,
+        "sluice.store.sslMode",
+        config.sslMode(),
+        "and the other ssl settings are only for a postgresql store");
+    config.refuseSettingsOtherThan(Set.of(), problems);
+  }
 
   /**
    * An empty storage whose TTLs, lock expiries and redelivery delays are measured on {@code clock}.

@@ -3,33 +3,33 @@ package io.sluice.core.store;
 import io.sluice.core.ConfigProblems;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Where an application keeps its stores and queues, as under {@code sluice.store:}. The default is
- * embedded SQLite: one file, {@value #DEFAULT_FILE_NAME}, under the data directory ({@code data}
- * relative to the working directory, or to the configuration file). PostgreSQL is chosen by a
- * {@code jdbc:postgresql:} URL. Immutable; {@link #toString()} masks the password.
+ * Where an application keeps its stores and queues, as under {@code sluice.store:}: a store type,
+ * named (an open set: {@value #MEMORY} is the core's, the others are opened and validated by the
+ * {@link StorageFactory} of that name), and its settings. The default is embedded SQLite: one file,
+ * {@value #DEFAULT_FILE_NAME}, under the data directory ({@code data} relative to the working
+ * directory, or to the configuration file). PostgreSQL is chosen by a {@code jdbc:postgresql:} URL.
+ * The settings of SQLite and PostgreSQL have typed accessors; a type of another module reads its
+ * own from {@link #settings()}. Immutable; {@link #toString()} masks the password.
  */
 public final class StorageConfig {
 
-  /** The kinds of storage. */
-  public enum Type {
-    /** In the process's memory: nothing survives it. */
-    MEMORY,
-    /** An embedded SQLite file: one node, no server. */
-    SQLITE,
-    /** A PostgreSQL server: several nodes share the work. */
-    POSTGRESQL;
+  /** The type kept in the process's memory, built into the core: nothing survives the process. */
+  public static final String MEMORY = "memory";
 
-    /** The name used in configuration: {@code memory}, {@code sqlite}, {@code postgresql}. */
-    public String configName() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-  }
+  /** The embedded SQLite type (sluice-jdbc), the default: one node, no server. */
+  public static final String SQLITE = "sqlite";
+
+  /** The PostgreSQL type (sluice-jdbc), implied by a {@code jdbc:postgresql:} URL. */
+  public static final String POSTGRESQL = "postgresql";
 
   /** How hard SQLite pushes a commit to the disk. */
   public enum Sync {
@@ -67,7 +67,7 @@ public final class StorageConfig {
   private static final Pattern PASSWORD_IN_URL =
       Pattern.compile("(?i)(password=)([^&;]*)|(//[^/:@]*:)([^@/]*)(@)");
 
-  private final Type type;
+  private final String type;
   private final Path dataDir;
   private final String url;
   private final String user;
@@ -79,6 +79,7 @@ public final class StorageConfig {
   private final Path sslRootCert;
   private final Path sslCert;
   private final Path sslKey;
+  private final Map<String, Object> settings;
 
   private StorageConfig(Builder b) {
     this.type = b.type;
@@ -93,6 +94,7 @@ public final class StorageConfig {
     this.sslRootCert = b.sslRootCert;
     this.sslCert = b.sslCert;
     this.sslKey = b.sslKey;
+    this.settings = Collections.unmodifiableMap(new LinkedHashMap<>(b.settings));
   }
 
   /** Embedded SQLite under {@code data}, every other setting at its default. */
@@ -102,7 +104,7 @@ public final class StorageConfig {
 
   /** Everything in memory: nothing survives the process. */
   public static StorageConfig memory() {
-    return builder().type(Type.MEMORY).build();
+    return builder().type(MEMORY).build();
   }
 
   /** A builder starting from the defaults. */
@@ -110,9 +112,40 @@ public final class StorageConfig {
     return new Builder();
   }
 
-  /** The kind of storage. */
-  public Type type() {
+  /** The store type's name: {@value #MEMORY}, {@value #SQLITE}, {@value #POSTGRESQL} or another. */
+  public String type() {
     return type;
+  }
+
+  /**
+   * The settings of a store type without typed accessors, by key as written under {@code
+   * sluice.store} ({@code capacity}), in the order they were set; empty for the built-in types.
+   */
+  public Map<String, Object> settings() {
+    return settings;
+  }
+
+  /**
+   * Records each of {@link #settings()} whose key is not in {@code taken} as "is not a setting of a
+   * &lt;type&gt; store", at {@code sluice.store.<key>}: for a factory's {@link
+   * StorageFactory#check}.
+   */
+  public void refuseSettingsOtherThan(Set<String> taken, ConfigProblems problems) {
+    settings.forEach(
+        (key, value) ->
+            problems.check(
+                taken.contains(key),
+                "sluice.store." + key,
+                value,
+                "is not a setting of a " + type + " store"));
+  }
+
+  /**
+   * The type a configuration without one has: {@value #POSTGRESQL} for a {@code jdbc:postgresql:}
+   * URL, {@value #SQLITE} otherwise.
+   */
+  public static String impliedType(String url) {
+    return url != null && url.startsWith("jdbc:postgresql:") ? POSTGRESQL : SQLITE;
   }
 
   /** The data directory, where the SQLite file lives. */
@@ -216,12 +249,13 @@ public final class StorageConfig {
               + " (pool "
               + poolSize
               + ")";
+      default -> settings.isEmpty() ? type : type + " " + settings;
     };
   }
 
   /** Builds a {@link StorageConfig}; {@link #build()} checks every rule. */
   public static final class Builder {
-    private Type type;
+    private String type;
     private Path dataDir = DEFAULT_DATA_DIR;
     private String url;
     private String user;
@@ -233,12 +267,39 @@ public final class StorageConfig {
     private Path sslRootCert;
     private Path sslCert;
     private Path sslKey;
+    private final Map<String, Object> settings = new LinkedHashMap<>();
+    private ClassLoader loader =
+        Thread.currentThread().getContextClassLoader() != null
+            ? Thread.currentThread().getContextClassLoader()
+            : StorageConfig.class.getClassLoader();
 
     private Builder() {}
 
-    /** The kind of storage; unless set, PostgreSQL when the URL says so, SQLite otherwise. */
-    public Builder type(Type value) {
+    /**
+     * The store type's name; unless set, {@value #POSTGRESQL} when the URL says so, {@value
+     * #SQLITE} otherwise ({@link #impliedType(String)}).
+     */
+    public Builder type(String value) {
       this.type = value;
+      return this;
+    }
+
+    /**
+     * A setting of a store type without typed accessors ({@code capacity}), checked by its factory
+     * at {@link #build()}.
+     */
+    public Builder setting(String key, Object value) {
+      this.settings.put(Require.nonNull(key, "key"), value);
+      return this;
+    }
+
+    /**
+     * Where the factory that checks the type's settings is looked for ({@link
+     * java.util.ServiceLoader}); unless set, the thread's context class loader (or the core's),
+     * where {@code Application} looks for it to open the storage.
+     */
+    public Builder loader(ClassLoader value) {
+      this.loader = Require.nonNull(value, "loader");
       return this;
     }
 
@@ -305,37 +366,27 @@ public final class StorageConfig {
       return this;
     }
 
-    /** The configuration; fails listing every broken rule. */
+    /**
+     * The configuration; fails listing every broken rule. The rules are the store type's: the core
+     * checks {@value #MEMORY}'s, the {@link StorageFactory} of the type found by {@link
+     * #loader(ClassLoader)} checks its own; a type no factory is found for is refused when it is
+     * opened ({@link Storages#open}).
+     */
     public StorageConfig build() {
       if (type == null) {
-        type = url != null && url.startsWith("jdbc:postgresql:") ? Type.POSTGRESQL : Type.SQLITE;
+        type = impliedType(url);
       }
       ConfigProblems problems = new ConfigProblems();
-      problems.check(dataDir != null, "sluice.store.dataDir", null, "is required");
-      problems.check(
-          type != Type.POSTGRESQL || (url != null && url.startsWith("jdbc:postgresql:")),
-          "sluice.store.url",
-          mask(url),
-          "must be a jdbc:postgresql://host:port/database URL for a postgresql store");
-      problems.check(
-          type == Type.POSTGRESQL || url == null,
-          "sluice.store.url",
-          mask(url),
-          "is only for a postgresql store; this store is " + type.configName());
-      if (problems.check(poolSize >= 1, "sluice.store.poolSize", poolSize, "must be at least 1")) {
-        problems.atMost("sluice.store.poolSize", poolSize, MAX_POOL_SIZE);
+      StorageConfig config = new StorageConfig(this);
+      if (problems.check(!type.isBlank(), "sluice.store.type", type, "must name a store type")) {
+        if (type.equals(MEMORY)) {
+          MemoryStorage.check(config, problems);
+        } else {
+          Storages.factory(type, loader).ifPresent(factory -> factory.check(config, problems));
+        }
       }
-      if (problems.check(
-          connectTimeout != null && !connectTimeout.isNegative() && !connectTimeout.isZero(),
-          "sluice.store.connectTimeout",
-          connectTimeout,
-          "must be a positive duration")) {
-        problems.atMost("sluice.store.connectTimeout", connectTimeout, ConfigProblems.MAX_DURATION);
-      }
-      problems.check(sync != null, "sluice.store.sync", null, "is required");
-      StorageSsl.check(type, url, sslMode, sslRootCert, sslCert, sslKey, problems);
       problems.throwIfAny();
-      return new StorageConfig(this);
+      return config;
     }
   }
 }

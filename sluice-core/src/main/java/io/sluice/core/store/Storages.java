@@ -3,7 +3,10 @@ package io.sluice.core.store;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.serialization.StoredValues;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Opens the storage a {@link StorageConfig} describes. */
 public final class Storages {
@@ -11,9 +14,10 @@ public final class Storages {
   private Storages() {}
 
   /**
-   * Opens the storage: in memory here, SQLite or PostgreSQL through the {@link StorageFactory} that
-   * {@code loader} finds (sluice-jdbc). Fails with a {@link StoreException} when no factory is
-   * installed for the type, or when the database cannot be opened.
+   * Opens the storage: in memory here, any other type through the {@link StorageFactory} of its
+   * name that {@code loader} finds (sqlite and postgresql: sluice-jdbc). Fails with a {@link
+   * StoreException} naming the type and the installed ones when no factory is installed for it, or
+   * when the database cannot be opened.
    */
   public static Storage open(
       StorageConfig config,
@@ -21,18 +25,40 @@ public final class Storages {
       MeterRegistry registry,
       Clock clock,
       ClassLoader loader) {
-    if (config.type() == StorageConfig.Type.MEMORY) {
+    if (config.type().equals(StorageConfig.MEMORY)) {
       return new MemoryStorage(clock);
     }
+    return factory(config.type(), loader)
+        .orElseThrow(() -> notInstalled(config.type(), loader))
+        .open(config, values, registry, clock);
+  }
+
+  /** The names of the store types {@code loader} finds, the core's memory included, sorted. */
+  public static Set<String> installedTypes(ClassLoader loader) {
+    Set<String> types = new TreeSet<>();
+    types.add(StorageConfig.MEMORY);
+    ServiceLoader.load(StorageFactory.class, loader).forEach(f -> types.add(f.type()));
+    return types;
+  }
+
+  static Optional<StorageFactory> factory(String type, ClassLoader loader) {
     for (StorageFactory factory : ServiceLoader.load(StorageFactory.class, loader)) {
-      if (factory.type() == config.type()) {
-        return factory.open(config, values, registry, clock);
+      if (factory.type().equals(type)) {
+        return Optional.of(factory);
       }
     }
-    throw new StoreException(
+    return Optional.empty();
+  }
+
+  private static StoreException notInstalled(String type, ClassLoader loader) {
+    boolean jdbc = type.equals(StorageConfig.SQLITE) || type.equals(StorageConfig.POSTGRESQL);
+    return new StoreException(
         "the "
-            + config.type().configName()
-            + " store needs sluice-jdbc on the class path, and it is not there; add it, or set"
-            + " sluice.store.type: memory to keep nothing across a restart");
+            + type
+            + " store needs "
+            + (jdbc ? "sluice-jdbc" : "the module that provides it")
+            + " on the class path, and it is not there (installed store types: "
+            + String.join(", ", installedTypes(loader))
+            + "); add it, or set sluice.store.type: memory to keep nothing across a restart");
   }
 }

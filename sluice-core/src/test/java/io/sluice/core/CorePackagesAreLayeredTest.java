@@ -12,13 +12,14 @@ import org.junit.jupiter.api.Test;
  * The core's packages are layers, so the next change cannot tangle them again (issue 18): no two
  * packages use each other, however far round; the flow SPI ({@code spi}) holds what a flow's
  * components implement and are given, not the serializers' SPI ({@code serialization.spi}); the
- * store package is the storage's SPI and values, using no runtime; and the runtime ({@code
- * internal}) is used only by the application ({@code app}), which starts it.
+ * store package is the storage's SPI and values, naming no implementation (the in-memory one is
+ * found through {@code META-INF/services} like the others) and using no runtime; and the runtime
+ * ({@code internal}) is used only by the application ({@code app}), which starts it.
  *
  * <p>The layers, from the bottom: {@code io.sluice.core} (messages, errors, strategies, profiles);
  * {@code expression}, {@code logging}, {@code serialization.spi}, {@code serialization}, {@code
- * store}, {@code vm.queue}; {@code spi}; {@code flow} and the connectors ({@code processor}, {@code
- * file}, {@code scheduler}, {@code vm}); {@code internal}; {@code app}.
+ * store}, {@code store.memory}, {@code vm.queue}; {@code spi}; {@code flow} and the connectors
+ * ({@code processor}, {@code file}, {@code scheduler}, {@code vm}); {@code internal}; {@code app}.
  */
 class CorePackagesAreLayeredTest {
 
@@ -66,10 +67,11 @@ class CorePackagesAreLayeredTest {
   void theStorePackageIsTheStoragesSpiAndValuesAndUsesNoRuntime() {
     noClasses()
         .that()
-        .resideInAPackage("io.sluice.core.store..")
+        .resideInAPackage("io.sluice.core.store")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
+            "io.sluice.core.store.memory..",
             "io.sluice.core.internal..",
             "io.sluice.core.spi..",
             "io.sluice.core.vm..",

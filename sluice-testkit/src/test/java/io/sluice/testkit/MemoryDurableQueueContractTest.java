@@ -1,7 +1,7 @@
 package io.sluice.testkit;
 
-import io.sluice.core.store.MemoryStorage;
 import io.sluice.core.store.Storage;
+import io.sluice.core.store.memory.MemoryStorage;
 import java.time.Clock;
 
 /** The durable queue contract, run against the in-memory storage. */

@@ -367,10 +367,10 @@ public final class StorageConfig {
     }
 
     /**
-     * The configuration; fails listing every broken rule. The rules are the store type's: the core
-     * checks {@value #MEMORY}'s, the {@link StorageFactory} of the type found by {@link
-     * #loader(ClassLoader)} checks its own; a type no factory is found for is refused when it is
-     * opened ({@link Storages#open}).
+     * The configuration; fails listing every broken rule. The rules are the store type's: the
+     * {@link StorageFactory} of the type found by {@link #loader(ClassLoader)} checks its own (the
+     * core's {@value #MEMORY} too); a type no factory is found for is refused when it is opened
+     * ({@link Storages#open}).
      */
     public StorageConfig build() {
       if (type == null) {
@@ -379,11 +379,7 @@ public final class StorageConfig {
       ConfigProblems problems = new ConfigProblems();
       StorageConfig config = new StorageConfig(this);
       if (problems.check(!type.isBlank(), "sluice.store.type", type, "must name a store type")) {
-        if (type.equals(MEMORY)) {
-          MemoryStorage.check(config, problems);
-        } else {
-          Storages.factory(type, loader).ifPresent(factory -> factory.check(config, problems));
-        }
+        Storages.factory(type, loader).ifPresent(factory -> factory.check(config, problems));
       }
       problems.throwIfAny();
       return config;

@@ -14,10 +14,9 @@ public final class Storages {
   private Storages() {}
 
   /**
-   * Opens the storage: in memory here, any other type through the {@link StorageFactory} of its
-   * name that {@code loader} finds (sqlite and postgresql: sluice-jdbc). Fails with a {@link
-   * StoreException} naming the type and the installed ones when no factory is installed for it, or
-   * when the database cannot be opened.
+   * Opens the storage through the {@link StorageFactory} of its name that {@code loader} finds
+   * (sqlite and postgresql: sluice-jdbc). Fails with a {@link StoreException} naming the type and
+   * the installed ones when no factory is installed for it, or when the database cannot be opened.
    */
   public static Storage open(
       StorageConfig config,
@@ -25,9 +24,6 @@ public final class Storages {
       MeterRegistry registry,
       Clock clock,
       ClassLoader loader) {
-    if (config.type().equals(StorageConfig.MEMORY)) {
-      return new MemoryStorage(clock);
-    }
     return factory(config.type(), loader)
         .orElseThrow(() -> notInstalled(config.type(), loader))
         .open(config, values, registry, clock);
@@ -36,7 +32,6 @@ public final class Storages {
   /** The names of the store types {@code loader} finds, the core's memory included, sorted. */
   public static Set<String> installedTypes(ClassLoader loader) {
     Set<String> types = new TreeSet<>();
-    types.add(StorageConfig.MEMORY);
     ServiceLoader.load(StorageFactory.class, loader).forEach(f -> types.add(f.type()));
     return types;
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.core.store.memory.MemoryStorage;
 import io.sluice.core.vm.DurableQueueListener;
 import java.time.Clock;
 import java.time.Duration;

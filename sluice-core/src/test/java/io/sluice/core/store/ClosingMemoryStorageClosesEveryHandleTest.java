@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.core.store.memory.MemoryStorage;
 import io.sluice.core.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;

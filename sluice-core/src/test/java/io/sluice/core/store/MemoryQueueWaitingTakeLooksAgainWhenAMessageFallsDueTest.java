@@ -2,6 +2,7 @@ package io.sluice.core.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.core.store.memory.MemoryStorage;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.sluice.core.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.core.store.memory.MemoryStorage;
 import io.sluice.core.testing.ManualClock;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
-package io.sluice.core.store;
+package io.sluice.core.store.memory;
 
+import io.sluice.core.store.ObjectStore;
+import io.sluice.core.store.ObjectStoreOptions;
+import io.sluice.core.store.Require;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,9 @@
-package io.sluice.core.store;
+package io.sluice.core.store.memory;
 
+import io.sluice.core.store.Delivery;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.Require;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,13 @@
-package io.sluice.core.store;
+package io.sluice.core.store.memory;
 
 import io.sluice.core.ConfigProblems;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.store.ObjectStore;
+import io.sluice.core.store.ObjectStoreOptions;
+import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.Require;
+import io.sluice.core.store.Storage;
+import io.sluice.core.store.StorageConfig;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;

@@ -6,6 +6,7 @@ import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchResult;
 import io.sluice.batch.BatchState;
+import io.sluice.core.SluiceException;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
@@ -65,7 +66,8 @@ final class BatchConsole {
         display.finish(execution.progress());
         throw e.getCause() instanceof RuntimeException cause
             ? cause
-            : new IllegalStateException(e.getCause());
+            : new SluiceException(
+                "Batch job " + job.name() + " ended with an error: " + e.getCause(), e.getCause());
       }
     }
     display.finish(execution.progress());

@@ -8,6 +8,7 @@ import io.sluice.config.spi.ProcessorComponent;
 import io.sluice.config.spi.SectionComponent;
 import io.sluice.config.spi.SourceComponent;
 import io.sluice.config.spi.StoreComponent;
+import io.sluice.core.SluiceException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -38,7 +39,7 @@ final class ComponentRegistry {
       String place = place(component);
       ConfigComponent<?> earlier = byPlace.putIfAbsent(place, component);
       if (earlier != null) {
-        throw new IllegalStateException(
+        throw new SluiceException(
             "two components claim the "
                 + component.kind().name().toLowerCase(java.util.Locale.ROOT)
                 + " key "
@@ -54,7 +55,7 @@ final class ComponentRegistry {
         case SectionComponent<?> section -> sections.add(section);
         case StoreComponent store -> stores.put(store.key(), store);
         default ->
-            throw new IllegalStateException(
+            throw new SluiceException(
                 component.getClass().getName()
                     + " is a "
                     + component.kind()

@@ -1,5 +1,6 @@
 package io.sluice.config;
 
+import io.sluice.core.SluiceException;
 import io.sluice.core.app.Application;
 import java.util.Map;
 
@@ -26,7 +27,7 @@ public record Configuration(Application.Builder application, Map<Class<?>, Objec
   public <T> T section(Class<T> type) {
     Object section = sections.get(type);
     if (section == null) {
-      throw new IllegalStateException(
+      throw new SluiceException(
           "no section of this configuration maps to "
               + type.getName()
               + "; is the module that declares it on the class path?");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.sluice.config.spi.ComponentKind;
 import io.sluice.config.spi.ConfigComponent;
+import io.sluice.core.SluiceException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,7 +76,7 @@ final class SchemaAssembly {
             member -> {
               JsonNode earlier = into.get(member.getKey());
               if (earlier != null && !earlier.equals(member.getValue())) {
-                throw new IllegalStateException(
+                throw new SluiceException(
                     component.getClass().getName() + " " + what + member.getKey() + otherwise);
               }
               into.set(member.getKey(), member.getValue());
@@ -109,7 +110,7 @@ final class SchemaAssembly {
         yield parent + "/properties";
       }
       default ->
-          throw new IllegalStateException(
+          throw new SluiceException(
               component.kind() + " components have no place in the schema yet");
     };
   }

@@ -10,6 +10,7 @@ import io.sluice.config.spi.ConfigComponent;
 import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.ProcessorComponent;
+import io.sluice.core.SluiceException;
 import io.sluice.core.spi.Processor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,7 @@ class ComponentsThatClashAreRefusedTest {
   void twoProcessorsOfOneKeyAreRefusedNamingBoth() {
     assertThatThrownBy(
             () -> new ComponentRegistry(List.of(new Fake("echo", "{}"), new Fake("echo", "{}"))))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(SluiceException.class)
         .hasMessageContaining("two components claim the processor key echo");
   }
 
@@ -65,7 +66,7 @@ class ComponentsThatClashAreRefusedTest {
         };
 
     assertThatThrownBy(() -> new ComponentRegistry(List.of(store)))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(SluiceException.class)
         .hasMessageContaining("is a STORE component, which configuration files cannot hold yet");
   }
 
@@ -80,7 +81,7 @@ class ComponentsThatClashAreRefusedTest {
     frame.putObject("$defs").putObject("processor").putObject("properties");
 
     assertThatThrownBy(() -> SchemaAssembly.assemble(frame, registry))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(SluiceException.class)
         .hasMessageContaining("defines $defs/shared, which is defined otherwise already");
   }
 }

@@ -5,6 +5,7 @@ import static io.sluice.jdbc.JdbcAccess.bind;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchState;
 import io.sluice.batch.StepCounts;
+import io.sluice.core.SluiceException;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.serialization.spi.SerializationException;
 import io.sluice.jdbc.JdbcAccess;
@@ -327,7 +328,7 @@ public final class BlockStore {
                 block.counts(),
                 block.newlyFailed(),
                 now)) {
-              throw new IllegalStateException(
+              throw new SluiceException(
                   "block "
                       + block.number()
                       + " of batch instance "

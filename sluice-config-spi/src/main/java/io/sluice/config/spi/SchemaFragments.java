@@ -2,9 +2,9 @@ package io.sluice.config.spi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.core.SluiceException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 
 /** Reads the JSON Schema fragments components ship as resources. */
 public final class SchemaFragments {
@@ -17,12 +17,12 @@ public final class SchemaFragments {
   public static JsonNode read(Class<?> owner, String name) {
     try (InputStream in = owner.getResourceAsStream(name)) {
       if (in == null) {
-        throw new IllegalStateException(
+        throw new SluiceException(
             "the schema fragment " + name + " is missing beside " + owner.getName());
       }
       return JSON.readTree(in);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the schema fragment " + name, e);
+      throw new SluiceException("cannot read the schema fragment " + name + ": " + e, e);
     }
   }
 }

@@ -14,6 +14,7 @@ final class LazyCodec implements Codec {
   private final String name;
   private final int id;
   private volatile Codec made;
+  private SerializationException failure;
 
   LazyCodec(CodecFactory factory, String name, int id) {
     this.factory = factory;
@@ -43,27 +44,29 @@ final class LazyCodec implements Codec {
 
   /** Makes the codec now: one that a configuration chose fails the start, not its first record. */
   void makeNow() {
-    try {
-      codec();
-    } catch (SerializationException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      if (e.getCause() instanceof LinkageError cause) {
-        throw cause;
-      }
-      throw e;
-    }
+    codec();
   }
 
+  /**
+   * The codec, made at the first call; a codec that could not be made is not tried again at every
+   * record (a native library that failed to load fails the same way): each call fails with the
+   * first failure's reason.
+   */
   private Codec codec() {
     Codec codec = made;
     if (codec == null) {
       synchronized (this) {
         codec = made;
         if (codec == null) {
-          codec = make();
-          made = codec;
+          if (failure == null) {
+            try {
+              made = codec = make();
+              return codec;
+            } catch (SerializationException e) {
+              failure = e;
+            }
+          }
+          throw new SerializationException(failure.getMessage(), failure.getCause());
         }
       }
     }

@@ -20,6 +20,7 @@ class ACodecIsMadeWhenARecordFirstNeedsItTest {
   /** A codec (id 77) that reverses the bytes; its factory counts what it made, or fails. */
   static final class ReversingFactory implements CodecFactory {
     final AtomicInteger made = new AtomicInteger();
+    final AtomicInteger tried = new AtomicInteger();
     final boolean broken;
 
     ReversingFactory(boolean broken) {
@@ -38,6 +39,7 @@ class ACodecIsMadeWhenARecordFirstNeedsItTest {
 
     @Override
     public Codec create(Integer level) {
+      tried.incrementAndGet();
       if (broken) {
         throw new UnsatisfiedLinkError("no libreverse in java.library.path");
       }
@@ -101,15 +103,17 @@ class ACodecIsMadeWhenARecordFirstNeedsItTest {
             .codec(new ReversingFactory(false))
             .build()
             .write("kept", "jdk", "reverse");
+    ReversingFactory factory = new ReversingFactory(true);
     StoredValues broken =
-        StoredValues.builder(SerializationConfig.defaults())
-            .codec(new ReversingFactory(true))
-            .build();
+        StoredValues.builder(SerializationConfig.defaults()).codec(factory).build();
 
     assertThat(broken.read(broken.write("plain"))).isEqualTo("plain");
-    assertThatThrownBy(() -> broken.read(written))
-        .isInstanceOf(SerializationException.class)
-        .hasMessageContaining("codec 'reverse' (id 77) could not be made")
-        .hasMessageContaining("no libreverse");
+    for (int record = 0; record < 3; record++) {
+      assertThatThrownBy(() -> broken.read(written))
+          .isInstanceOf(SerializationException.class)
+          .hasMessageContaining("codec 'reverse' (id 77) could not be made")
+          .hasMessageContaining("no libreverse");
+    }
+    assertThat(factory.tried).as("tried once, not at every record").hasValue(1);
   }
 }

@@ -81,8 +81,8 @@ public final class StorageConfig {
   private final Path sslKey;
   private final Map<String, Object> settings;
 
-  private StorageConfig(Builder b) {
-    this.type = b.type;
+  private StorageConfig(Builder b, String type) {
+    this.type = type;
     this.dataDir = b.dataDir;
     this.url = b.url;
     this.user = b.user;
@@ -249,7 +249,8 @@ public final class StorageConfig {
               + " (pool "
               + poolSize
               + ")";
-      default -> settings.isEmpty() ? type : type + " " + settings;
+      // Only the names: a plug-in type's setting may be a secret, and this goes to the log.
+      default -> settings.isEmpty() ? type : type + " " + settings.keySet();
     };
   }
 
@@ -373,11 +374,10 @@ public final class StorageConfig {
      * ({@link Storages#open}).
      */
     public StorageConfig build() {
-      if (type == null) {
-        type = impliedType(url);
-      }
+      // Implied each time, not kept: a builder given a URL, then none, is a SQLite one again.
+      String type = this.type == null ? impliedType(url) : this.type;
       ConfigProblems problems = new ConfigProblems();
-      StorageConfig config = new StorageConfig(this);
+      StorageConfig config = new StorageConfig(this, type);
       if (problems.check(!type.isBlank(), "sluice.store.type", type, "must name a store type")) {
         Storages.factory(type, loader).ifPresent(factory -> factory.check(config, problems));
       }

@@ -3,10 +3,14 @@ package io.sluice.core.store;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.serialization.StoredValues;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.WeakHashMap;
 
 /** Opens the storage a {@link StorageConfig} describes. */
 public final class Storages {
@@ -31,18 +35,48 @@ public final class Storages {
 
   /** The names of the store types {@code loader} finds, the core's memory included, sorted. */
   public static Set<String> installedTypes(ClassLoader loader) {
-    Set<String> types = new TreeSet<>();
-    ServiceLoader.load(StorageFactory.class, loader).forEach(f -> types.add(f.type()));
-    return types;
+    return new TreeSet<>(factories(loader).keySet());
   }
 
   static Optional<StorageFactory> factory(String type, ClassLoader loader) {
-    for (StorageFactory factory : ServiceLoader.load(StorageFactory.class, loader)) {
-      if (factory.type().equals(type)) {
-        return Optional.of(factory);
+    return Optional.ofNullable(factories(loader).get(type));
+  }
+
+  /** The factories each class loader finds, by type: found once per loader, not at every build. */
+  private static final Map<ClassLoader, Map<String, StorageFactory>> FOUND = new WeakHashMap<>();
+
+  /**
+   * The factories {@code loader} finds, by type; two of one type, or one that cannot be made, are a
+   * {@link StoreException} naming them.
+   */
+  private static Map<String, StorageFactory> factories(ClassLoader loader) {
+    synchronized (FOUND) {
+      Map<String, StorageFactory> found = FOUND.get(loader);
+      if (found != null) {
+        return found;
       }
+      Map<String, StorageFactory> byType = new HashMap<>();
+      try {
+        for (StorageFactory factory : ServiceLoader.load(StorageFactory.class, loader)) {
+          StorageFactory other = byType.putIfAbsent(factory.type(), factory);
+          if (other != null) {
+            throw new StoreException(
+                "the store type '"
+                    + factory.type()
+                    + "' is provided by both "
+                    + other.getClass().getName()
+                    + " and "
+                    + factory.getClass().getName()
+                    + "; remove one from the class path");
+          }
+        }
+      } catch (ServiceConfigurationError e) {
+        throw new StoreException("a store type could not be loaded: " + e.getMessage(), e);
+      }
+      found = Map.copyOf(byType);
+      FOUND.put(loader, found);
+      return found;
     }
-    return Optional.empty();
   }
 
   private static StoreException notInstalled(String type, ClassLoader loader) {

@@ -31,6 +31,21 @@ class AStoreTypeIsANameItsFactoryChecksTest {
   }
 
   @Test
+  void aBuilderReusedWithoutItsUrlImpliesTheTypeAgain() {
+    StorageConfig.Builder builder =
+        StorageConfig.builder().loader(CORE).url("jdbc:postgresql://db:5432/app");
+    assertThat(builder.build().type()).isEqualTo(StorageConfig.POSTGRESQL);
+    assertThat(builder.url(null).build().type()).isEqualTo(StorageConfig.SQLITE);
+  }
+
+  @Test
+  void aPluginTypesSettingsAreDescribedByNameOnly() {
+    StorageConfig config =
+        StorageConfig.builder().loader(CORE).type("vault").setting("token", "s3cr3t").build();
+    assertThat(config.toString()).contains("vault").contains("token").doesNotContain("s3cr3t");
+  }
+
+  @Test
   void memoryRefusesAUrlTlsAndTheSettingsOfOtherTypes() {
     ConfigurationException e =
         catchThrowableOfType(

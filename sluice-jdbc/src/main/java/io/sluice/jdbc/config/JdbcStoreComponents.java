@@ -19,19 +19,18 @@ public final class JdbcStoreComponents implements ComponentProvider {
 
   @Override
   public List<ConfigComponent<?>> components() {
-    StorageConfig defaults = StorageConfig.builder().build();
     return List.of(
         new JdbcStore(
             StorageConfig.SQLITE,
             Map.of(
                 "/properties/dataDir", StorageConfig.DEFAULT_DATA_DIR,
-                "/properties/sync", defaults.sync(),
-                "/properties/connectTimeout", defaults.connectTimeout())),
+                "/properties/sync", StorageConfig.Sync.FULL,
+                "/properties/connectTimeout", StorageConfig.DEFAULT_CONNECT_TIMEOUT)),
         new JdbcStore(
             StorageConfig.POSTGRESQL,
             Map.of(
-                "/properties/poolSize", defaults.poolSize(),
-                "/properties/connectTimeout", defaults.connectTimeout())));
+                "/properties/poolSize", StorageConfig.DEFAULT_POOL_SIZE,
+                "/properties/connectTimeout", StorageConfig.DEFAULT_CONNECT_TIMEOUT)));
   }
 
   /** A store type of this module: its keys are typed settings of {@link StorageConfig}. */

@@ -204,7 +204,15 @@ public final class NettyClient implements AutoCloseable {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      fail(ctx, new IOException("the server closed the connection before its response"));
+      // A refused handshake closes the connection too, and the close may be heard first: the
+      // handshake's failure is the reason then, not the close.
+      SslHandler tls = ctx.pipeline().get(SslHandler.class);
+      Throwable handshake = tls == null ? null : tls.handshakeFuture().cause();
+      fail(
+          ctx,
+          handshake != null
+              ? handshake
+              : new IOException("the server closed the connection before its response"));
     }
 
     @Override

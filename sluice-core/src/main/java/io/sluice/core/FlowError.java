@@ -20,6 +20,11 @@ public record FlowError(String flow, String processor, Throwable cause) {
     return cause.getClass().getSimpleName();
   }
 
+  /** The cause's error type ({@code FORMAT:PARSE}), or null when it has none. */
+  public String errorType() {
+    return cause instanceof SluiceException typed ? typed.errorType() : null;
+  }
+
   @Override
   public String toString() {
     return type() + " in " + flow + "/" + processor + ": " + message();

@@ -5,6 +5,7 @@ import io.sluice.core.ConfigurationException;
 import io.sluice.core.FlowError;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,9 +19,9 @@ import org.apache.commons.jexl3.introspection.JexlPermissions;
 /**
  * A compiled expression in Apache Commons JEXL, evaluated against a message. It sees {@code
  * payload}, {@code attributes}, {@code vars}, {@code error} (inside an error handler, else null;
- * with {@code error.message}, {@code error.type}, {@code error.flow}, {@code error.processor} and
- * {@code error.cause}) and {@code message}. For example {@code payload.toUpperCase()} or {@code
- * vars.count > 3}.
+ * with {@code error.message}, {@code error.type}, {@code error.errorType}, {@code error.flow},
+ * {@code error.processor} and {@code error.cause}) and {@code message}. For example {@code
+ * payload.toUpperCase()} or {@code vars.count > 3}.
  *
  * <p>Expressions are compiled once, when the flow is built, so a syntax error is a configuration
  * error, not a runtime surprise. They are thread-safe.
@@ -97,12 +98,14 @@ public final class Expression {
 
   /** The error as JEXL sees it: a map, since JEXL reads no record components as properties. */
   private static Map<String, Object> errorView(FlowError error) {
-    return Map.of(
-        "message", error.message(),
-        "type", error.type(),
-        "flow", error.flow(),
-        "processor", error.processor(),
-        "cause", error.cause());
+    Map<String, Object> view = new HashMap<>();
+    view.put("message", error.message());
+    view.put("type", error.type());
+    view.put("errorType", error.errorType());
+    view.put("flow", error.flow());
+    view.put("processor", error.processor());
+    view.put("cause", error.cause());
+    return view;
   }
 
   /**

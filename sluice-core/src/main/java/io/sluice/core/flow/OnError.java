@@ -1,6 +1,7 @@
 package io.sluice.core.flow;
 
 import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
 import io.sluice.core.expression.Expression;
 import io.sluice.core.spi.Processor;
 import java.util.List;
@@ -12,7 +13,10 @@ import java.util.List;
  */
 public sealed interface OnError permits OnError.Continue, OnError.Propagate {
 
-  /** Exception class names (simple or qualified, superclasses match too); empty takes all. */
+  /**
+   * Exception class names (simple or qualified, superclasses match too) or error types ({@code
+   * FORMAT:PARSE}, or {@code PARSE} alone); empty takes all.
+   */
   List<String> types();
 
   /** An extra condition on the message, or null. */
@@ -30,6 +34,12 @@ public sealed interface OnError permits OnError.Continue, OnError.Propagate {
   }
 
   private boolean typeMatches(Throwable cause) {
+    if (cause instanceof SluiceException typed && typed.errorType() != null) {
+      String type = typed.errorType();
+      if (types().contains(type) || types().contains(type.substring(type.indexOf(':') + 1))) {
+        return true;
+      }
+    }
     for (Class<?> c = cause.getClass(); c != null; c = c.getSuperclass()) {
       if (types().contains(c.getSimpleName()) || types().contains(c.getName())) {
         return true;

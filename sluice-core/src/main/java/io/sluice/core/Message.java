@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A message is what flows through Sluice: a payload, the attributes its source attached (file name,
@@ -19,16 +21,29 @@ public final class Message {
 
   private static final Map<String, Object> EMPTY = Map.of();
 
+  /**
+   * This process's part of every message id: random, so ids from two processes (two nodes, or one
+   * before and after a restart) do not collide in logs.
+   */
+  private static final String PROCESS =
+      Long.toString(ThreadLocalRandom.current().nextLong() >>> 24, 36);
+
+  private static final AtomicLong IDS = new AtomicLong();
+
+  private final long id;
+
   private final Object payload;
   private final Map<String, Object> attributes;
   private final Map<String, Object> variables;
   private final FlowError error;
 
   private Message(
+      long id,
       Object payload,
       Map<String, Object> attributes,
       Map<String, Object> variables,
       FlowError error) {
+    this.id = id;
     this.payload = payload;
     this.attributes = attributes;
     this.variables = variables;
@@ -37,12 +52,21 @@ public final class Message {
 
   /** A message with this payload (which may be null) and no attributes. */
   public static Message of(Object payload) {
-    return new Message(payload, EMPTY, EMPTY, null);
+    return new Message(IDS.incrementAndGet(), payload, EMPTY, EMPTY, null);
   }
 
   /** A message with this payload and a copy of these attributes. */
   public static Message of(Object payload, Map<String, ?> attributes) {
-    return new Message(payload, copy(attributes), EMPTY, null);
+    return new Message(IDS.incrementAndGet(), payload, copy(attributes), EMPTY, null);
+  }
+
+  /**
+   * The message's id: unique within the process and, with the process's random part, in practice
+   * across processes; every message derived from this one with a {@code with*} method keeps it, so
+   * logs and errors can follow one message through a flow and its routes.
+   */
+  public String id() {
+    return PROCESS + "-" + id;
   }
 
   /** The payload, possibly null. */
@@ -86,32 +110,32 @@ public final class Message {
 
   /** This message with another payload. */
   public Message withPayload(Object newPayload) {
-    return new Message(newPayload, attributes, variables, error);
+    return new Message(id, newPayload, attributes, variables, error);
   }
 
   /** This message with its attributes replaced by a copy of these. */
   public Message withAttributes(Map<String, ?> newAttributes) {
-    return new Message(payload, copy(newAttributes), variables, error);
+    return new Message(id, payload, copy(newAttributes), variables, error);
   }
 
   /** This message with one attribute set; a null value removes it. */
   public Message withAttribute(String name, Object value) {
-    return new Message(payload, put(attributes, name, value), variables, error);
+    return new Message(id, payload, put(attributes, name, value), variables, error);
   }
 
   /** This message with one variable set; a null value removes it. */
   public Message withVariable(String name, Object value) {
-    return new Message(payload, attributes, put(variables, name, value), error);
+    return new Message(id, payload, attributes, put(variables, name, value), error);
   }
 
   /** This message with its variables replaced by a copy of these. */
   public Message withVariables(Map<String, ?> newVariables) {
-    return new Message(payload, attributes, copy(newVariables), error);
+    return new Message(id, payload, attributes, copy(newVariables), error);
   }
 
   /** This message with the error being handled set, or cleared when null. */
   public Message withError(FlowError newError) {
-    return new Message(payload, attributes, variables, newError);
+    return new Message(id, payload, attributes, variables, newError);
   }
 
   private static Map<String, Object> put(Map<String, Object> map, String name, Object value) {
@@ -160,7 +184,9 @@ public final class Message {
     if (shown.length() > 80) {
       shown = shown.substring(0, 77) + "...";
     }
-    return "Message[payload="
+    return "Message[id="
+        + id()
+        + ", payload="
         + shown
         + ", attributes="
         + attributes.keySet()

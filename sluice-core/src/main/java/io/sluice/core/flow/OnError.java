@@ -1,9 +1,11 @@
 package io.sluice.core.flow;
 
+import io.sluice.core.FlowError;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
 import io.sluice.core.expression.Expression;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Step;
 import java.util.List;
 
 /**
@@ -46,6 +48,53 @@ public sealed interface OnError permits OnError.Continue, OnError.Propagate {
       }
     }
     return false;
+  }
+
+  /**
+   * What a scope with these error branches does with an error its chain ended with ({@code try}, a
+   * flow reached by a flow-ref): the first branch that takes it runs on the failed message, whose
+   * result ends the scope ({@link Continue}) or after which the error goes on ({@link Propagate});
+   * when none takes it the error goes on. An error in a branch wins, the original suppressed in it.
+   *
+   * @param branches the branches, tried in order
+   * @param error what failed
+   * @param atFailure the message as it was when the chain failed
+   */
+  static Step handle(List<OnError> branches, FlowError error, Message atFailure) throws Exception {
+    Throwable cause = error.cause();
+    Message failed = atFailure.withError(error);
+    for (OnError branch : branches) {
+      boolean matches;
+      try {
+        matches = branch.matches(failed, cause);
+      } catch (RuntimeException whenFailed) {
+        whenFailed.addSuppressed(cause);
+        throw whenFailed;
+      }
+      if (matches) {
+        return Step.run(
+            branch.processors(),
+            failed,
+            new Step.Then() {
+              @Override
+              public Step completed(Message result) throws Exception {
+                if (branch instanceof Propagate) {
+                  throw Step.rethrow(cause);
+                }
+                return Step.done(result.withError(null));
+              }
+
+              @Override
+              public Step failed(FlowError again, Message message) throws Exception {
+                if (again.cause() != cause) {
+                  again.cause().addSuppressed(cause);
+                }
+                throw Step.rethrow(again.cause());
+              }
+            });
+      }
+    }
+    throw Step.rethrow(cause);
   }
 
   /**

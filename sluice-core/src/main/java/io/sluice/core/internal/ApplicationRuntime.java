@@ -15,6 +15,7 @@ import io.sluice.core.vm.queue.VmQueues;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,10 +62,17 @@ public final class ApplicationRuntime {
             vmQueues,
             host == null ? ownCpu : host.services.cpu(),
             storage,
-            storedValues);
+            storedValues,
+            flowsByName(flows));
     for (Flow flow : flows) {
       this.flows.put(flow.name(), new FlowRuntime(flow, services));
     }
+  }
+
+  private static Map<String, Flow> flowsByName(List<Flow> flows) {
+    Map<String, Flow> byName = new LinkedHashMap<>();
+    flows.forEach(flow -> byName.put(flow.name(), flow));
+    return Collections.unmodifiableMap(byName);
   }
 
   /**

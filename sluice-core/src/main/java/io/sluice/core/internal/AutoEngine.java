@@ -130,6 +130,21 @@ final class AutoEngine extends Engine {
   }
 
   @Override
+  boolean resumesElsewhere() {
+    return true;
+  }
+
+  /**
+   * A scope's wait ended: the execution goes on on a virtual thread, from which CPU_LITE work runs
+   * in place and the rest moves where its type says, as from any other.
+   */
+  @Override
+  void resume(Execution execution) {
+    execution.startsOn(Execution.Lane.IO);
+    startVirtual(execution);
+  }
+
+  @Override
   boolean handOver(Execution execution, Processor next) {
     ProcessingType type = next.processingType();
     if (type == ProcessingType.CPU_INTENSIVE && execution.lane() != Execution.Lane.CPU) {

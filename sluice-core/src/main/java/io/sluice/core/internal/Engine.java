@@ -39,6 +39,19 @@ abstract class Engine {
    */
   void released(Execution execution) {}
 
+  /**
+   * Whether a scope's wait lets go of the thread, the execution resumed later by {@link #resume};
+   * false for the strategies that give each message a thread of its own, which waits.
+   */
+  boolean resumesElsewhere() {
+    return false;
+  }
+
+  /** Runs an execution whose wait ended (only when {@link #resumesElsewhere()}). */
+  void resume(Execution execution) {
+    throw new IllegalStateException("this engine waits in place");
+  }
+
   /** Stops taking work; work already taken still runs. */
   abstract void shutdown();
 

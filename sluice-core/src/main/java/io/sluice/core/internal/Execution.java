@@ -2,10 +2,17 @@ package io.sluice.core.internal;
 
 import io.sluice.core.FlowError;
 import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
 import io.sluice.core.flow.OnError;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Scope;
+import io.sluice.core.spi.Step;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One message's way through a chain of processors. It runs processors on the current thread until
@@ -29,6 +36,35 @@ final class Execution implements StageTask {
   private boolean awaited;
   private Lane lane = Lane.CALLER;
 
+  /**
+   * How deep scopes may nest in one message: far beyond any flow written by hand, so only a
+   * flow-ref calling its own flow without end reaches it, with an error instead of running out of
+   * memory.
+   */
+  static final int MAX_DEPTH = 100_000;
+
+  /** The chains of the scopes the message is in, innermost first; null in the flow's own. */
+  private Frame frame;
+
+  private int depth;
+
+  /** What a wait ended with, taken by the thread that resumes the execution. */
+  private volatile Resumption resumption;
+
+  /** Whether a scope may cut this execution short (a forked route). */
+  private final boolean cancellable;
+
+  private volatile boolean cancelled;
+  private final AtomicBoolean completedOnce = new AtomicBoolean();
+  private final Object runnerLock = new Object();
+  private Thread runner;
+
+  /** Where a scope's chain returns to, and who decides what follows it. */
+  private record Frame(List<Processor> chain, int index, Step.Then then, Frame parent) {}
+
+  /** The step a wait gave, or its error. */
+  private record Resumption(Step step, Throwable error) {}
+
   /** Which kind of thread the execution is on, as the auto engine placed it. */
   enum Lane {
     /** The thread that submitted it (a source's, or a pool stage's). */
@@ -49,6 +85,20 @@ final class Execution implements StageTask {
    * has none, so its errors end it without reaching the flow's handler.
    */
   Execution(FlowRuntime flow, List<Processor> chain, Message message, List<OnError> errorHandler) {
+    this(flow, chain, message, errorHandler, false);
+  }
+
+  /**
+   * A message's way through {@code chain}; a {@code cancellable} one (a forked route) can be cut
+   * short by {@link #cancel}.
+   */
+  Execution(
+      FlowRuntime flow,
+      List<Processor> chain,
+      Message message,
+      List<OnError> errorHandler,
+      boolean cancellable) {
+    this.cancellable = cancellable;
     this.flow = flow;
     this.chain = chain;
     this.message = message;
@@ -131,12 +181,41 @@ final class Execution implements StageTask {
     placed = true;
   }
 
-  /** Runs on the current thread until the chain ends or the engine hands it over. */
+  /** Runs on the current thread until the chain ends, the engine hands it over or a scope waits. */
   @Override
   public void run() {
     entered();
+    if (cancellable && !claimThread()) {
+      return;
+    }
+    try {
+      if (resumption != null && !resume()) {
+        return;
+      }
+      runChains();
+    } finally {
+      if (cancellable) {
+        releaseThread();
+      }
+    }
+  }
+
+  private void runChains() {
     Engine engine = flow.engine();
-    while (index < chain.size()) {
+    while (true) {
+      if (index >= chain.size()) {
+        if (frame == null) {
+          finish();
+          return;
+        }
+        if (!endFrame()) {
+          return;
+        }
+        continue;
+      }
+      if (cancelled) {
+        return;
+      }
       Processor processor = chain.get(index);
       if (placed) {
         placed = false;
@@ -153,26 +232,151 @@ final class Execution implements StageTask {
         }
       }
       try {
-        message = engine.invoke(this, processor, message);
-        index++;
+        if (processor instanceof Scope scope) {
+          if (!take(scope.enter(message))) {
+            return;
+          }
+        } else {
+          message = engine.invoke(this, processor, message);
+          index++;
+        }
       } catch (Throwable error) {
         if (!fail(processor, error)) {
           return;
         }
       }
     }
-    finish();
   }
 
-  /** Switches to the error branch; false when the execution has ended. */
+  /**
+   * Does what a scope asked: goes on after it, pushes the chain it wants run, or waits; false when
+   * the execution leaves this thread.
+   */
+  private boolean take(Step step) throws Exception {
+    switch (step) {
+      case Step.Done done -> {
+        message = done.message();
+        index++;
+        return true;
+      }
+      case Step.Run run -> {
+        if (depth == MAX_DEPTH) {
+          throw new SluiceException(
+              "Scopes nested "
+                  + MAX_DEPTH
+                  + " deep in flow '"
+                  + flow.name()
+                  + "' (a flow-ref that calls its own flow without end?)");
+        }
+        frame = new Frame(chain, index, run.then(), frame);
+        depth++;
+        chain = run.chain();
+        index = 0;
+        message = run.message();
+        return true;
+      }
+      case Step.Await await -> {
+        return await(await.next());
+      }
+    }
+  }
+
+  /** A scope's chain ended: back to the scope, which says what follows; false to leave. */
+  private boolean endFrame() {
+    Frame ended = popFrame();
+    Processor scope = chain.get(index);
+    try {
+      return take(ended.then.completed(message));
+    } catch (Throwable error) {
+      return fail(scope, error);
+    }
+  }
+
+  private Frame popFrame() {
+    Frame ended = frame;
+    frame = ended.parent;
+    depth--;
+    chain = ended.chain;
+    index = ended.index;
+    return ended;
+  }
+
+  /**
+   * Waits for a scope's stage: without holding the thread when the engine resumes the execution
+   * elsewhere (false: the execution leaves this thread), else on this thread (a thread-per-message
+   * strategy), going on with the step it gives.
+   */
+  private boolean await(CompletionStage<? extends Step> next) throws Exception {
+    if (flow.engine().resumesElsewhere()) {
+      next.whenComplete(
+          (step, error) -> {
+            resumption = new Resumption(step, error);
+            flow.engine().resume(this);
+          });
+      return false;
+    }
+    Step step;
+    try {
+      step = next.toCompletableFuture().get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
+    return take(step);
+  }
+
+  /** Takes the step a wait ended with; false when the execution leaves this thread. */
+  private boolean resume() {
+    Resumption r = resumption;
+    resumption = null;
+    Processor scope = chain.get(index);
+    if (r.error != null) {
+      Throwable error =
+          r.error instanceof CompletionException c && c.getCause() != null ? c.getCause() : r.error;
+      return fail(scope, error);
+    }
+    try {
+      return take(r.step);
+    } catch (Throwable error) {
+      return fail(scope, error);
+    }
+  }
+
+  /**
+   * An error: the innermost scope whose chain it left decides what follows, then the next one out,
+   * then the flow's error handler; false when the execution leaves this thread.
+   */
   private boolean fail(Processor processor, Throwable error) {
     if (error instanceof InterruptedException) {
       Thread.currentThread().interrupt();
+    }
+    if (cancelled) {
+      return false;
     }
     if (error instanceof Error fatal && !(error instanceof AssertionError)) {
       complete(null, fatal);
       return false;
     }
+    Throwable current = error;
+    Processor where = processor;
+    while (frame != null) {
+      Frame left = popFrame();
+      Processor scope = chain.get(index);
+      try {
+        return take(left.then.failed(new FlowError(flow.name(), where.name(), current), message));
+      } catch (Throwable again) {
+        if (again instanceof Error fatal && !(again instanceof AssertionError)) {
+          complete(null, fatal);
+          return false;
+        }
+        current = again;
+        where = scope;
+      }
+    }
+    return failFlow(where, current);
+  }
+
+  /** The flow's own error handler takes an error no scope took; false when the execution ended. */
+  private boolean failFlow(Processor processor, Throwable error) {
     if (handling != null) {
       // The error branch itself failed: that error wins, the original rides along (unless the
       // branch rethrew the original itself, which cannot suppress itself).
@@ -214,12 +418,52 @@ final class Execution implements StageTask {
     }
   }
 
+  /**
+   * Cuts a forked execution short: it fails with {@code reason} now, runs no further processor, and
+   * the thread running one is interrupted.
+   */
+  void cancel(RuntimeException reason) {
+    synchronized (runnerLock) {
+      cancelled = true;
+      if (runner != null) {
+        runner.interrupt();
+      }
+    }
+    complete(null, reason);
+  }
+
+  /** Records the thread running a cancellable execution; false when it was cancelled already. */
+  private boolean claimThread() {
+    synchronized (runnerLock) {
+      if (cancelled) {
+        return false;
+      }
+      runner = Thread.currentThread();
+      return true;
+    }
+  }
+
+  private void releaseThread() {
+    synchronized (runnerLock) {
+      if (runner == Thread.currentThread()) {
+        runner = null;
+        if (cancelled) {
+          // The interrupt was meant for the cancelled work, not for what the thread runs next.
+          Thread.interrupted();
+        }
+      }
+    }
+  }
+
   @Override
   public void refused(RuntimeException reason) {
     complete(null, reason);
   }
 
   private void complete(Message value, Throwable error) {
+    if (cancellable && !completedOnce.compareAndSet(false, true)) {
+      return;
+    }
     // The flow lets go of the message first, so a source that answers (an HTTP response) and is
     // handed the next message at once finds room for it. Then the future: the source's completion
     // work (moving a file, acknowledging an entry) runs before the message stops counting as in

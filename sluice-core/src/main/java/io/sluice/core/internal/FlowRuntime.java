@@ -314,6 +314,24 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
   }
 
   @Override
+  public Forked fork(List<Processor> forked, Message message) {
+    inFlight.enter();
+    Execution execution = new Execution(this, forked, message, List.of(), true);
+    engine.detach(execution);
+    return new Forked() {
+      @Override
+      public CompletableFuture<Message> result() {
+        return execution.result();
+      }
+
+      @Override
+      public void cancel(RuntimeException reason) {
+        execution.cancel(reason);
+      }
+    };
+  }
+
+  @Override
   public CompletableFuture<Message> runDetached(List<Processor> detached, Message message) {
     inFlight.enter();
     Execution execution = new Execution(this, detached, message, List.of());
@@ -321,7 +339,6 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
     return execution.result();
   }
 
-  /** Called once by every execution when it ends. */
   /** The flow no longer holds the execution's message: its engine frees the room it took. */
   void released(Execution execution) {
     engine.released(execution);

@@ -1,8 +1,11 @@
 package io.sluice.core.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.SluiceException;
+import io.sluice.core.flow.Flow;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.FlowContext;
+import io.sluice.core.spi.Scope;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
 import io.sluice.core.vm.queue.VmQueues;
@@ -45,5 +48,15 @@ abstract class ServicesContext implements FlowContext {
   @Override
   public StoredValues storedValues() {
     return services.storedValues();
+  }
+
+  @Override
+  public Scope flowReference(String name) {
+    Flow target = services.flows().get(name);
+    if (target == null) {
+      throw new SluiceException(
+          "flow-ref '" + name + "' names no flow; the flows are " + services.flows().keySet());
+    }
+    return new FlowReference(target);
   }
 }

@@ -49,4 +49,49 @@ public interface FlowContext {
    * completes with its result or error.
    */
   CompletableFuture<Message> runDetached(List<Processor> chain, Message message);
+
+  /**
+   * Runs a chain of processors on {@code message} beside the caller, as {@link #runDetached} does,
+   * for a scope that runs routes in parallel and waits for them ({@code scatter-gather}, {@code
+   * parallel-foreach}); the handle can cut it short. By default it cannot be cut short.
+   */
+  default Forked fork(List<Processor> chain, Message message) {
+    CompletableFuture<Message> result = runDetached(chain, message);
+    return new Forked() {
+      @Override
+      public CompletableFuture<Message> result() {
+        return result;
+      }
+
+      @Override
+      public void cancel(RuntimeException reason) {
+        result.completeExceptionally(reason);
+      }
+    };
+  }
+
+  /**
+   * The flow named {@code name} as a scope: its processors and sinks run on the message under the
+   * caller's strategy, its own error handler taking their errors ({@code flow-ref}). Fails with a
+   * {@link io.sluice.core.SluiceException} naming the flows there are when there is no such flow.
+   */
+  default Scope flowReference(String name) {
+    throw new io.sluice.core.SluiceException(
+        "flow-ref '"
+            + name
+            + "' cannot run here: only a flow of an application reaches other flows");
+  }
+
+  /** A chain forked beside its caller. */
+  interface Forked {
+
+    /** Completes with the chain's result or its error. */
+    CompletableFuture<Message> result();
+
+    /**
+     * Cuts the chain short: its result fails with {@code reason} at once, the thread running it is
+     * interrupted, and it runs no further processor.
+     */
+    void cancel(RuntimeException reason);
+  }
 }

@@ -1,0 +1,139 @@
+package io.sluice.core.router;
+
+import io.micrometer.core.instrument.Counter;
+import io.sluice.core.Backoff;
+import io.sluice.core.FlowError;
+import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
+import io.sluice.core.spi.FlowContext;
+import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Step;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The {@code until-successful} scope: runs its processors on the message as it entered, and when
+ * they fail with an error it retries (any, or those {@code retryOn} names: class names or error
+ * types, as error handlers match them), runs them again after the backoff's delay, up to {@code
+ * maxRetries} times; then it fails with {@code ROUTING:RETRY_EXHAUSTED}, the last error its cause.
+ * An error it does not retry goes on at once. Under {@code auto} the wait holds no thread.
+ */
+public final class UntilSuccessful extends RouterBase {
+
+  private final int maxRetries;
+  private final Backoff backoff;
+  private final List<String> retryOn;
+  private final List<Processor> processors;
+  private Counter retries;
+  private Counter exhausted;
+
+  /**
+   * An until-successful.
+   *
+   * @param name for errors and meters (null: {@code until-successful})
+   * @param maxRetries retries after the first try, 0 or more
+   * @param backoff the delay before each retry
+   * @param retryOn the errors retried (class names or error types); empty retries every error
+   * @param processors what runs
+   */
+  public UntilSuccessful(
+      String name,
+      int maxRetries,
+      Backoff backoff,
+      List<String> retryOn,
+      List<Processor> processors) {
+    super("until-successful", name, List.of(processors));
+    if (maxRetries < 0) {
+      throw new IllegalArgumentException("maxRetries must be 0 or more, was " + maxRetries);
+    }
+    this.maxRetries = maxRetries;
+    this.backoff = backoff;
+    this.retryOn = List.copyOf(retryOn);
+    this.processors = List.copyOf(processors);
+  }
+
+  @Override
+  void registerMeters(FlowContext flowContext) {
+    retries = counter(flowContext, "sluice.router.retries", "Retries a router made");
+    exhausted =
+        counter(
+            flowContext, "sluice.router.exhausted", "Router runs that failed after every retry");
+  }
+
+  @Override
+  public Step enter(Message message) {
+    return Step.run(processors, message, new Tries(message));
+  }
+
+  /** One message's tries. */
+  private final class Tries implements Step.Then {
+    private final Message original;
+    private int retried;
+
+    Tries(Message original) {
+      this.original = original;
+    }
+
+    @Override
+    public Step completed(Message result) {
+      return Step.done(result);
+    }
+
+    @Override
+    public Step failed(FlowError error, Message message) throws Exception {
+      Throwable cause = error.cause();
+      if (!retried(cause)) {
+        throw Step.rethrow(cause);
+      }
+      if (retried == maxRetries) {
+        if (exhausted != null) {
+          exhausted.increment();
+        }
+        throw new RoutingException(
+            "ROUTING:RETRY_EXHAUSTED",
+            describe()
+                + " gave up on message "
+                + original.id()
+                + " after "
+                + (retried + 1)
+                + (retried == 0 ? " try" : " tries")
+                + ": "
+                + error.message(),
+            cause);
+      }
+      retried++;
+      if (retries != null) {
+        retries.increment();
+      }
+      CompletableFuture<Step> again = new CompletableFuture<>();
+      context()
+          .timer()
+          .schedule(
+              backoff.delay(retried), () -> again.complete(Step.run(processors, original, this)));
+      return Step.await(again);
+    }
+
+    private boolean retried(Throwable cause) {
+      if (retryOn.isEmpty()) {
+        return true;
+      }
+      if (cause instanceof SluiceException typed && typed.errorType() != null) {
+        String type = typed.errorType();
+        if (retryOn.contains(type) || retryOn.contains(type.substring(type.indexOf(':') + 1))) {
+          return true;
+        }
+      }
+      for (Class<?> c = cause.getClass(); c != null; c = c.getSuperclass()) {
+        if (retryOn.contains(c.getSimpleName()) || retryOn.contains(c.getName())) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** What runs. */
+  public List<Processor> processors() {
+    return processors;
+  }
+}

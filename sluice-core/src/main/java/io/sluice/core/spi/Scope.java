@@ -1,0 +1,35 @@
+package io.sluice.core.spi;
+
+import io.sluice.core.Message;
+
+/**
+ * A processor that runs chains of processors of its own: a router or a scope ({@code choice},
+ * {@code foreach}, {@code scatter-gather}, {@code try}…). It does not run them itself: it tells the
+ * flow, one {@link Step} at a time, which chain to run next and what to do with its result, and the
+ * flow runs each processor of that chain the way it runs its own (under {@code auto}, CPU_LITE work
+ * stays on the thread, blocking work goes to a virtual thread under the flow's limit). A scope that
+ * waits (for parallel routes, a retry's backoff) holds no thread under {@code auto}.
+ *
+ * <p>Scopes nest without a depth limit: the flow keeps their chains in a stack of its own, not on
+ * the thread's.
+ */
+public interface Scope extends Processor {
+
+  /** Where the scope starts for {@code message}: a chain to run, a wait, or its result at once. */
+  Step enter(Message message) throws Exception;
+
+  /**
+   * Runs the scope outside a flow (a batch step, a direct call): every chain on the calling thread,
+   * every wait blocking it.
+   */
+  @Override
+  default Message process(Message message) throws Exception {
+    return InlineSteps.run(this, message);
+  }
+
+  /** Deciding where a message goes is routing work: the scope's chains declare their own types. */
+  @Override
+  default ProcessingType processingType() {
+    return ProcessingType.CPU_LITE;
+  }
+}

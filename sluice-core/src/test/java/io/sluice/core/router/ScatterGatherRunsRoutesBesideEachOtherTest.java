@@ -1,0 +1,165 @@
+package io.sluice.core.router;
+
+import static io.sluice.core.router.Routes.app;
+import static io.sluice.core.router.Routes.append;
+import static io.sluice.core.router.Routes.blocking;
+import static io.sluice.core.router.Routes.failing;
+import static io.sluice.core.router.Routes.send;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.core.Message;
+import io.sluice.core.ProcessingStrategy;
+import io.sluice.core.SluiceException;
+import io.sluice.core.app.Application;
+import io.sluice.core.spi.Processor;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ScatterGatherRunsRoutesBesideEachOtherTest {
+
+  static List<ProcessingStrategy> strategies() {
+    return Routes.strategies();
+  }
+
+  private static ScatterGather scatter(
+      Duration timeout, boolean tolerate, List<List<Processor>> routes) {
+    return new ScatterGather(
+        "fan",
+        routes.stream().map(r -> new ScatterGather.Route(null, r)).toList(),
+        timeout,
+        tolerate,
+        "routeErrors");
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void theResultMapsEachRouteToItsResultInRouteOrder(ProcessingStrategy strategy) throws Exception {
+    ScatterGather sg =
+        new ScatterGather(
+            "fan",
+            List.of(
+                new ScatterGather.Route("a", List.of(append("-a"))),
+                new ScatterGather.Route(
+                    "b", List.of(blocking(m -> m.withPayload(m.payload() + "-b")))),
+                new ScatterGather.Route(null, List.of(append("-3")))),
+            null,
+            false,
+            "routeErrors");
+    try (Application app = app(strategy, sg)) {
+      Message out = send(app, "x");
+      assertThat(out.payload()).isEqualTo(Map.of("a", "x-a", "b", "x-b", "3", "x-3"));
+      assertThat(List.copyOf(((Map<?, ?>) out.payload()).keySet()))
+          .isEqualTo(List.of("a", "b", "3"));
+    }
+  }
+
+  @Test
+  void routesRunAtOnceAndTheCallerIsNotHeldWhileTheyRun() throws Exception {
+    CountDownLatch bothStarted = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    Processor waitForBoth =
+        blocking(
+            m -> {
+              bothStarted.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return m;
+            });
+    try (Application app =
+        app(
+            ProcessingStrategy.defaultStrategy(),
+            scatter(null, false, List.of(List.of(waitForBoth), List.of(waitForBoth))))) {
+      CompletableFuture<Message> result = app.send("f", Message.of("x"));
+      assertThat(bothStarted.await(10, TimeUnit.SECONDS)).as("both routes run at once").isTrue();
+      assertThat(result).as("the caller got its future back while the routes wait").isNotDone();
+      release.countDown();
+      assertThat(result.get(10, TimeUnit.SECONDS).payload()).isEqualTo(Map.of("1", "x", "2", "x"));
+    }
+  }
+
+  @Test
+  void aFailedRouteFailsTheWholeWithEveryRoutesError() {
+    ScatterGather sg =
+        scatter(
+            null,
+            false,
+            List.of(
+                List.of(failing(new IllegalStateException("first broke"))),
+                List.of(append("ok")),
+                List.of(failing(new IllegalArgumentException("third broke")))));
+    try (Application app = app(ProcessingStrategy.defaultStrategy(), sg)) {
+      assertThatThrownBy(() -> send(app, "x"))
+          .cause()
+          .isInstanceOf(CompositeRoutingException.class)
+          .hasMessage(
+              "scatter-gather 'fan': 2 routes failed; route 1: first broke; route 3: third broke")
+          .satisfies(
+              e -> {
+                CompositeRoutingException composite = (CompositeRoutingException) e;
+                assertThat(composite.errorType()).isEqualTo("ROUTING:COMPOSITE");
+                assertThat(composite.failures()).containsOnlyKeys("1", "3");
+              });
+    }
+  }
+
+  @Test
+  void toleratedFailuresLeaveTheOtherResultsAndAreListedInAVariable() throws Exception {
+    ScatterGather sg =
+        scatter(
+            null,
+            true,
+            List.of(List.of(failing(new IllegalStateException("down"))), List.of(append("!"))));
+    try (Application app = app(ProcessingStrategy.defaultStrategy(), sg)) {
+      Message out = send(app, "x");
+      assertThat(out.payload()).isEqualTo(Map.of("2", "x!"));
+      assertThat(out.variable("routeErrors")).isEqualTo(Map.of("1", "down"));
+    }
+  }
+
+  @Test
+  void aHangingRouteIsCutByTheTimeoutAndItsThreadReleased() throws Exception {
+    CountDownLatch interrupted = new CountDownLatch(1);
+    Processor hang =
+        blocking(
+            m -> {
+              try {
+                new CountDownLatch(1).await();
+              } catch (InterruptedException e) {
+                interrupted.countDown();
+                Thread.currentThread().interrupt();
+              }
+              return m;
+            });
+    ScatterGather sg =
+        scatter(Duration.ofMillis(200), false, List.of(List.of(hang), List.of(append("!"))));
+    try (Application app = app(ProcessingStrategy.defaultStrategy(), sg)) {
+      assertThatThrownBy(() -> send(app, "x"))
+          .cause()
+          .isInstanceOf(RoutingException.class)
+          .hasMessageContaining("scatter-gather 'fan' timed out after PT0.2S; still running: 1")
+          .satisfies(
+              e -> assertThat(((SluiceException) e).errorType()).isEqualTo("ROUTING:TIMEOUT"));
+      assertThat(interrupted.await(10, TimeUnit.SECONDS))
+          .as("the hanging route's thread was interrupted")
+          .isTrue();
+      assertThat(
+              app.meterRegistry()
+                  .get("sluice.router.timeouts")
+                  .tags("router", "fan")
+                  .counter()
+                  .count())
+          .isEqualTo(1);
+    }
+  }
+}

@@ -9,6 +9,7 @@ import io.sluice.config.spi.UniqueNames;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.app.Application;
 import io.sluice.core.flow.Flow;
+import io.sluice.core.flow.OnError;
 import io.sluice.core.serialization.NamedSerializer;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
@@ -86,8 +87,9 @@ final class ApplicationMapper implements MappingContext {
     }
     serialization(root.get("serialization"), application);
     strategyMapper.declare(root.get("threading"));
+    // Every name first, so a flow-ref may name a flow written after it.
+    root.items("flows").forEach(flowNames::add);
     for (ConfigNode node : root.items("flows")) {
-      flowNames.add(node);
       Flow flow = flowMapper.flow(node);
       if (flow != null) {
         application.flow(flow);
@@ -142,6 +144,11 @@ final class ApplicationMapper implements MappingContext {
   @Override
   public List<Processor> processors(ConfigNode parent, String key) {
     return processorMapper.processors(parent, key);
+  }
+
+  @Override
+  public List<OnError> errorHandler(ConfigNode parent, String key) {
+    return processorMapper.errorHandler(parent, key);
   }
 
   @Override

@@ -40,7 +40,7 @@ final class FlowMapper {
     Source source = source(node.get("source"));
     List<Processor> processors = processorMapper.processors(node, "processors");
     List<Processor> sinks = processorMapper.processors(node, "sinks");
-    List<OnError> errorHandler = processorMapper.errorHandler(node);
+    List<OnError> errorHandler = processorMapper.errorHandler(node, "errorHandler");
     if (strategy == null) {
       return null;
     }

@@ -40,9 +40,9 @@ final class ProcessorMapper {
     return processors;
   }
 
-  List<OnError> errorHandler(ConfigNode flow) {
+  List<OnError> errorHandler(ConfigNode parent, String key) {
     List<OnError> branches = new ArrayList<>();
-    for (ConfigNode item : flow.items("errorHandler")) {
+    for (ConfigNode item : parent.items(key)) {
       Map.Entry<String, ConfigNode> kind = item.single();
       if (kind == null) {
         continue;

@@ -64,7 +64,9 @@ class SchemaErrorsAreReportedTogetherTest {
             "is required",
             "must be one of: TRACE, DEBUG, INFO, WARN, ERROR",
             "is not a known key; allowed here: logger, set-payload, set-variable, expression,"
-                + " component, async, vm-publish, vm-request, file-write, store-put, store-get, store-remove,"
+                + " component, async, choice, foreach, parallel-foreach, scatter-gather,"
+                + " first-successful, round-robin, until-successful, try, flow-ref, vm-publish,"
+                + " vm-request, file-write, store-put, store-get, store-remove,"
                 + " batch-execute, http-request",
             "must hold exactly one of: synchronous, staged, auto");
   }

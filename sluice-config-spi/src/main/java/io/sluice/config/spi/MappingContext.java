@@ -1,6 +1,7 @@
 package io.sluice.config.spi;
 
 import io.sluice.core.expression.Template;
+import io.sluice.core.flow.OnError;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Source;
 import java.nio.file.InvalidPathException;
@@ -27,6 +28,12 @@ public interface MappingContext {
 
   /** The processors of list {@code key} of {@code parent}; the broken ones are left out. */
   List<Processor> processors(ConfigNode parent, String key);
+
+  /**
+   * The error branches of list {@code key} of {@code parent} ({@code onErrorContinue}, {@code
+   * onErrorPropagate}, as a flow's {@code errorHandler}); the broken ones are left out.
+   */
+  List<OnError> errorHandler(ConfigNode parent, String key);
 
   /** The source {@code node} declares (one key naming its kind), or null when broken or absent. */
   Source source(ConfigNode node);

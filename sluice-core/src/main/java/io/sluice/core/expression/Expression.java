@@ -128,10 +128,10 @@ public final class Expression {
     return newline < 0 ? text : text.substring(0, newline);
   }
 
-  /** An expression that failed while it was evaluated. */
+  /** An expression that failed while it was evaluated ({@code SLUICE:EXPRESSION}). */
   public static final class ExpressionException extends SluiceException {
     ExpressionException(String expression, String reason, Throwable cause) {
-      super("Expression '" + expression + "' failed: " + reason, cause);
+      super("SLUICE:EXPRESSION", "Expression '" + expression + "' failed: " + reason, cause);
     }
   }
 }

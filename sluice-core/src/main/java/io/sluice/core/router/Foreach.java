@@ -21,6 +21,15 @@ import java.util.List;
  */
 public final class Foreach extends RouterBase {
 
+  /** Elements per run unless told. */
+  public static final int DEFAULT_BATCH_SIZE = 1;
+
+  /** The variable holding the run's number unless told. */
+  public static final String DEFAULT_COUNTER_VARIABLE = "counter";
+
+  /** The variable holding the message as it entered unless told. */
+  public static final String DEFAULT_ROOT_VARIABLE = "rootMessage";
+
   private final Expression collection;
   private final int batchSize;
   private final String counterVariable;
@@ -57,7 +66,13 @@ public final class Foreach extends RouterBase {
 
   /** A foreach over the payload, one element per run, with Mule's variable names. */
   public static Foreach of(Processor... processors) {
-    return new Foreach(null, null, 1, "counter", "rootMessage", List.of(processors));
+    return new Foreach(
+        null,
+        null,
+        DEFAULT_BATCH_SIZE,
+        DEFAULT_COUNTER_VARIABLE,
+        DEFAULT_ROOT_VARIABLE,
+        List.of(processors));
   }
 
   @Override

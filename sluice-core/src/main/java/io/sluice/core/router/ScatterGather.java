@@ -21,6 +21,12 @@ import java.util.Map;
  */
 public final class ScatterGather extends RouterBase {
 
+  /** Whether failed routes leave the others' results standing unless told. */
+  public static final boolean DEFAULT_TOLERATE_FAILURES = false;
+
+  /** The variable holding tolerated failures unless told. */
+  public static final String DEFAULT_ERRORS_VARIABLE = "routeErrors";
+
   /**
    * One route.
    *

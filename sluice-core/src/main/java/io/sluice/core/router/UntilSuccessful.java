@@ -8,6 +8,7 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Step;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -19,6 +20,13 @@ import java.util.concurrent.CompletableFuture;
  * An error it does not retry goes on at once. Under {@code auto} the wait holds no thread.
  */
 public final class UntilSuccessful extends RouterBase {
+
+  /** Retries after the first try unless told. */
+  public static final int DEFAULT_MAX_RETRIES = 5;
+
+  /** The delay before each retry unless told: 1 s, doubling, at most 1 min. */
+  public static final Backoff DEFAULT_BACKOFF =
+      new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1));
 
   private final int maxRetries;
   private final Backoff backoff;

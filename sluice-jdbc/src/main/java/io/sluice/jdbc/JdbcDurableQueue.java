@@ -53,6 +53,14 @@ final class JdbcDurableQueue implements DurableQueue {
           + " dead = CASE WHEN deliveries >= ? THEN 1 ELSE 0 END"
           + FENCE;
 
+  private static final String BURY =
+      "UPDATE sluice_queue SET lock_owner = NULL, lock_expires = NULL, dead = 1" + FENCE;
+
+  /** Keeps why a message is dead (its bytes unreadable, its consumer's reason). */
+  static final String DEAD_REASON =
+      "INSERT INTO sluice_queue_dead (id, reason) VALUES (?, ?)"
+          + " ON CONFLICT (id) DO UPDATE SET reason = excluded.reason";
+
   private static final String RELEASE =
       "UPDATE sluice_queue SET lock_owner = NULL, lock_expires = NULL, visible_at = ?,"
           + " deliveries = deliveries - 1"
@@ -389,6 +397,24 @@ final class JdbcDurableQueue implements DurableQueue {
             tx.readied(name);
           }
           return held;
+        });
+  }
+
+  @Override
+  public boolean deadLetter(Delivery delivery, String reason) {
+    long now = storage.clock().millis();
+    return storage.write(
+        "dead-letter message " + delivery.id() + " of queue '" + name + "'",
+        tx -> {
+          PreparedStatement bury = tx.prepare(BURY);
+          fence(bury, 1, delivery, now);
+          if (bury.executeUpdate() != 1) {
+            return false;
+          }
+          PreparedStatement why = tx.prepare(DEAD_REASON);
+          JdbcStorage.bind(why, delivery.id(), reason);
+          why.executeUpdate();
+          return true;
         });
   }
 

@@ -26,10 +26,6 @@ final class UnreadableMessages {
       "UPDATE sluice_queue SET dead = 1, lock_owner = NULL, lock_expires = NULL"
           + " WHERE id = ? AND lock_owner = ? AND lock_expires = ? AND deliveries = ?";
 
-  private static final String REASON =
-      "INSERT INTO sluice_queue_dead (id, reason) VALUES (?, ?)"
-          + " ON CONFLICT (id) DO UPDATE SET reason = excluded.reason";
-
   /** A taken message that could not be read, and why. */
   record Unreadable(long id, int deliveries, SerializationException error) {}
 
@@ -64,7 +60,7 @@ final class UnreadableMessages {
               "dead-letter " + found.size() + " unreadable message(s) of queue '" + queue + "'",
               tx -> {
                 PreparedStatement bury = tx.prepare(BURY);
-                PreparedStatement reason = tx.prepare(REASON);
+                PreparedStatement reason = tx.prepare(JdbcDurableQueue.DEAD_REASON);
                 List<Unreadable> done = new ArrayList<>(found.size());
                 for (Unreadable message : found) {
                   JdbcStorage.bind(bury, message.id(), owner, lockExpires, message.deliveries());

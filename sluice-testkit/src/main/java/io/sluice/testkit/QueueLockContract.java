@@ -190,6 +190,35 @@ public abstract class QueueLockContract extends DurableQueueContract {
     assertThat(queue.take(10)).extracting(Delivery::id).containsExactly(healthy);
   }
 
+  /**
+   * A message dead-lettered by its consumer goes to the dead letters at once, whatever its count,
+   * with the reason; only the lock that took it may do that.
+   */
+  @Test
+  public void aMessageDeadLetteredByItsConsumerIsDeadAtOnceWithTheReason() {
+    DurableQueue queue = queue("hopeless", QueueOptions.DEFAULTS.withMaxDeliveries(5));
+    long id = queue.enqueue("cannot be mended");
+    Delivery first = takeOne(queue);
+    clock.advance(LOCK.plusSeconds(1));
+    Delivery second = takeOne(queue);
+    assertThat(queue.deadLetter(first, "stale")).as("a lapsed lock").isFalse();
+
+    assertThat(queue.deadLetter(second, "IllegalArgumentException: bad input")).isTrue();
+
+    assertThat(queue.deadLetters(10))
+        .singleElement()
+        .satisfies(
+            dead -> {
+              assertThat(dead.id()).isEqualTo(id);
+              assertThat(dead.payload()).isEqualTo("cannot be mended");
+              assertThat(dead.deadReason()).isEqualTo("IllegalArgumentException: bad input");
+            });
+    assertThat(queue.size()).isZero();
+    assertThat(queue.ack(second)).isFalse();
+    clock.advance(Duration.ofDays(1));
+    assertThat(queue.take(10)).isEmpty();
+  }
+
   /** A message whose lock lapses on its last allowed delivery goes to the dead letters. */
   @Test
   public void aMessageWhoseLockLapsesMaxDeliveriesTimesGoesToTheDeadLetters() {

@@ -10,6 +10,7 @@ import io.sluice.core.router.FirstSuccessful;
 import io.sluice.core.router.FlowRef;
 import io.sluice.core.router.Foreach;
 import io.sluice.core.router.ParallelForeach;
+import io.sluice.core.router.PersistentUntilSuccessful;
 import io.sluice.core.router.RoundRobin;
 import io.sluice.core.router.ScatterGather;
 import io.sluice.core.router.TryScope;
@@ -152,6 +153,32 @@ final class CoreRouters {
                 () -> new Backoff(delay, factor, maxDelay));
     if (backoff == null) {
       return null;
+    }
+    if (node.bool("persistent", false)) {
+      String name = node.text("name", null);
+      if (name == null) {
+        context
+            .problems()
+            .add(
+                node.get("name").path(),
+                null,
+                "is required with persistent: true (the scope's queue in the store is named after"
+                    + " it, and must keep its name from one run to the next)");
+        return null;
+      }
+      String serializer = context.serializerName(node);
+      return context
+          .problems()
+          .attempt(
+              node.get("maxRetries").path(),
+              () ->
+                  new PersistentUntilSuccessful(
+                      name,
+                      node.integer("maxRetries", UntilSuccessful.DEFAULT_MAX_RETRIES),
+                      backoff,
+                      node.texts("retryOn"),
+                      processors,
+                      serializer));
     }
     return context
         .problems()

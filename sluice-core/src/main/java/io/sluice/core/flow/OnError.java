@@ -36,14 +36,24 @@ public sealed interface OnError permits OnError.Continue, OnError.Propagate {
   }
 
   private boolean typeMatches(Throwable cause) {
+    return named(types(), cause);
+  }
+
+  /**
+   * Whether {@code types} names {@code cause}: its class or a superclass (simple or qualified
+   * name), or its error type ({@code FORMAT:PARSE}), whole or by its identifier ({@code PARSE}).
+   * The one matching rule of error branches and of the scopes that choose errors ({@code
+   * until-successful}'s {@code retryOn}).
+   */
+  static boolean named(List<String> types, Throwable cause) {
     if (cause instanceof SluiceException typed && typed.errorType() != null) {
       String type = typed.errorType();
-      if (types().contains(type) || types().contains(type.substring(type.indexOf(':') + 1))) {
+      if (types.contains(type) || types.contains(type.substring(type.indexOf(':') + 1))) {
         return true;
       }
     }
     for (Class<?> c = cause.getClass(); c != null; c = c.getSuperclass()) {
-      if (types().contains(c.getSimpleName()) || types().contains(c.getName())) {
+      if (types.contains(c.getSimpleName()) || types.contains(c.getName())) {
         return true;
       }
     }

@@ -24,13 +24,14 @@ abstract class RouterBase implements Scope {
   private final String kind;
   private final String name;
   private final List<List<Processor>> chains;
-  private final List<Processor> started = new ArrayList<>();
+  private final RouterChains started;
   private FlowContext context;
 
   RouterBase(String kind, String name, List<List<Processor>> chains) {
     this.kind = kind;
     this.name = name == null || name.isBlank() ? kind : name;
     this.chains = chains.stream().map(List::copyOf).toList();
+    this.started = new RouterChains(this.chains);
   }
 
   @Override
@@ -50,12 +51,7 @@ abstract class RouterBase implements Scope {
   @Override
   public void start(FlowContext flowContext) throws Exception {
     this.context = flowContext;
-    for (List<Processor> chain : chains) {
-      for (Processor processor : chain) {
-        processor.start(flowContext);
-        started.add(processor);
-      }
-    }
+    started.start(flowContext);
     registerMeters(flowContext);
   }
 
@@ -64,10 +60,7 @@ abstract class RouterBase implements Scope {
 
   @Override
   public void stop() {
-    for (int i = started.size() - 1; i >= 0; i--) {
-      started.get(i).stop();
-    }
-    started.clear();
+    started.stop();
   }
 
   /** The chains the router owns, as given. */
@@ -104,6 +97,17 @@ abstract class RouterBase implements Scope {
 
   /** A counter of this router's, tagged with its flow and name. */
   final Counter counter(FlowContext flowContext, String meter, String description, String... tags) {
+    return routerCounter(flowContext, kind, name, meter, description, tags);
+  }
+
+  /** A counter of the router {@code name} of this kind, tagged with its flow. */
+  static Counter routerCounter(
+      FlowContext flowContext,
+      String kind,
+      String name,
+      String meter,
+      String description,
+      String... tags) {
     Counter.Builder builder =
         Counter.builder(meter)
             .tag("flow", flowContext.flowName())

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.sluice.core.Backoff;
 import io.sluice.core.FlowError;
 import io.sluice.core.Message;
-import io.sluice.core.SluiceException;
+import io.sluice.core.flow.OnError;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Step;
@@ -122,21 +122,7 @@ public final class UntilSuccessful extends RouterBase {
     }
 
     private boolean retried(Throwable cause) {
-      if (retryOn.isEmpty()) {
-        return true;
-      }
-      if (cause instanceof SluiceException typed && typed.errorType() != null) {
-        String type = typed.errorType();
-        if (retryOn.contains(type) || retryOn.contains(type.substring(type.indexOf(':') + 1))) {
-          return true;
-        }
-      }
-      for (Class<?> c = cause.getClass(); c != null; c = c.getSuperclass()) {
-        if (retryOn.contains(c.getSimpleName()) || retryOn.contains(c.getName())) {
-          return true;
-        }
-      }
-      return false;
+      return retryOn.isEmpty() || OnError.named(retryOn, cause);
     }
   }
 

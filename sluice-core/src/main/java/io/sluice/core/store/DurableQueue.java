@@ -65,6 +65,13 @@ public interface DurableQueue extends AutoCloseable {
   boolean nack(Delivery delivery, Duration delay);
 
   /**
+   * Puts a delivery among the dead letters at once, whatever its count, with {@code reason} (a
+   * failure no retry can mend); {@link #deadLetters} gives the reason back. False when this owner
+   * no longer held its lock.
+   */
+  boolean deadLetter(Delivery delivery, String reason);
+
+  /**
    * Hands a delivery back at once without counting it (the consumer could not start on it). False
    * when this owner no longer held its lock.
    */

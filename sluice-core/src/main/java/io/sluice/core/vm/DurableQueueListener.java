@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -54,15 +55,18 @@ public final class DurableQueueListener {
   private final int consumers;
   private final int batch;
   private final int maxOutstanding;
-  private final Duration redeliveryDelay;
+  private final Function<Delivery, Duration> redeliveryDelay;
   private final Function<Delivery, CompletableFuture<?>> handler;
   private final Counter acked;
   private final Counter nacked;
+  private final Counter buried;
   private final Counter released;
   private final Counter takeFailures;
   private final ConcurrentLinkedQueue<Delivery> toAck = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Delivery> toRelease = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Delivery> toNack = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Map.Entry<Delivery, String>> toBury =
+      new ConcurrentLinkedQueue<>();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition room = lock.newCondition();
   private final List<Thread> threads = new ArrayList<>();
@@ -89,6 +93,39 @@ public final class DurableQueueListener {
       Duration redeliveryDelay,
       Function<Delivery, CompletableFuture<?>> handler,
       MeterRegistry registry) {
+    this(queue, threadName, consumers, maxOutstanding, checked(redeliveryDelay), handler, registry);
+  }
+
+  private static Function<Delivery, Duration> checked(Duration redeliveryDelay) {
+    if (redeliveryDelay == null || redeliveryDelay.isNegative()) {
+      throw new IllegalArgumentException(
+          "redeliveryDelay must be zero or positive, was " + redeliveryDelay);
+    }
+    return delivery -> redeliveryDelay;
+  }
+
+  /**
+   * A listener on {@code queue} whose failed messages wait {@code redeliveryDelay} of their
+   * delivery before they are delivered again (a backoff by {@link Delivery#deliveryCount()}); a
+   * handler failing with a {@link DeadLetterException} sends its message to the dead letters at
+   * once.
+   *
+   * @param queue where the messages are
+   * @param threadName the consumer threads' name prefix
+   * @param consumers how many threads take (1 keeps FIFO order into the handler)
+   * @param maxOutstanding the most messages handed over and not yet ended
+   * @param redeliveryDelay how long a message that failed waits before it is delivered again
+   * @param handler starts a message's work; its future ends when the work does
+   * @param registry where the queue's depth, dead letters and outcomes are published
+   */
+  public DurableQueueListener(
+      DurableQueue queue,
+      String threadName,
+      int consumers,
+      int maxOutstanding,
+      Function<Delivery, Duration> redeliveryDelay,
+      Function<Delivery, CompletableFuture<?>> handler,
+      MeterRegistry registry) {
     if (consumers < 1) {
       throw new IllegalArgumentException("consumers must be at least 1, was " + consumers);
     }
@@ -96,16 +133,12 @@ public final class DurableQueueListener {
       throw new IllegalArgumentException(
           "maxOutstanding must be at least consumers (" + consumers + "), was " + maxOutstanding);
     }
-    if (redeliveryDelay == null || redeliveryDelay.isNegative()) {
-      throw new IllegalArgumentException(
-          "redeliveryDelay must be zero or positive, was " + redeliveryDelay);
-    }
     this.queue = Objects.requireNonNull(queue, "queue");
     this.threadName = threadName;
     this.consumers = consumers;
     this.maxOutstanding = maxOutstanding;
     this.batch = Math.max(1, Math.min(256, maxOutstanding / consumers));
-    this.redeliveryDelay = redeliveryDelay;
+    this.redeliveryDelay = Objects.requireNonNull(redeliveryDelay, "redeliveryDelay");
     this.handler = Objects.requireNonNull(handler, "handler");
     String name = queue.name();
     // Outcomes are written between takes, every few hundred milliseconds while the store is gone.
@@ -115,6 +148,7 @@ public final class DurableQueueListener {
     this.acked = outcomes(registry, name, "acked");
     this.nacked = outcomes(registry, name, "nacked");
     this.released = outcomes(registry, name, "released");
+    this.buried = outcomes(registry, name, "dead");
     this.takeFailures =
         Counter.builder("sluice.queue.take.failures")
             .tag("queue", name)
@@ -136,7 +170,7 @@ public final class DurableQueueListener {
         .tag("outcome", outcome)
         .description(
             "Messages a listener ended: acked (done), nacked (failed, delivered again or dead),"
-                + " released (the flow was busy)")
+                + " released (the flow was busy), dead (failed beyond any retry)")
         .register(registry);
   }
 
@@ -263,6 +297,8 @@ public final class DurableQueueListener {
       toAck.add(delivery);
     } else if (cause instanceof FlowBusyException) {
       toRelease.add(delivery);
+    } else if (cause instanceof DeadLetterException dead) {
+      toBury.add(Map.entry(delivery, dead.getMessage()));
     } else {
       toNack.add(delivery);
     }
@@ -308,7 +344,20 @@ public final class DurableQueueListener {
         allHeld &= write(delivery, "release", () -> queue.release(delivery), released);
       }
       for (Delivery delivery : drain(toNack)) {
-        allHeld &= write(delivery, "nack", () -> queue.nack(delivery, redeliveryDelay), nacked);
+        allHeld &=
+            write(
+                delivery,
+                "nack",
+                () -> queue.nack(delivery, redeliveryDelay.apply(delivery)),
+                nacked);
+      }
+      for (Map.Entry<Delivery, String> dead : drain(toBury)) {
+        allHeld &=
+            write(
+                dead.getKey(),
+                "dead-letter",
+                () -> queue.deadLetter(dead.getKey(), dead.getValue()),
+                buried);
       }
       if (allHeld) {
         outcomeFailures.recovered();
@@ -351,9 +400,9 @@ public final class DurableQueueListener {
     }
   }
 
-  private static List<Delivery> drain(ConcurrentLinkedQueue<Delivery> from) {
-    List<Delivery> out = new ArrayList<>();
-    for (Delivery d = from.poll(); d != null; d = from.poll()) {
+  private static <T> List<T> drain(ConcurrentLinkedQueue<T> from) {
+    List<T> out = new ArrayList<>();
+    for (T d = from.poll(); d != null; d = from.poll()) {
       out.add(d);
     }
     return out;

@@ -74,6 +74,11 @@ final class FaultyQueue implements DurableQueue {
   }
 
   @Override
+  public boolean deadLetter(Delivery delivery, String reason) {
+    return queue.deadLetter(delivery, reason);
+  }
+
+  @Override
   public boolean nack(Delivery delivery, Duration delay) {
     if (delivery.payload().equals(failNackOf)) {
       throw new StoreException("disk I/O error nacking (a test's fault)");

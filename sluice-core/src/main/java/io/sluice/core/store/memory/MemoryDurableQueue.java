@@ -58,6 +58,7 @@ final class MemoryDurableQueue implements DurableQueue {
     String lockOwner;
     Instant lockExpiry;
     Instant readyAt;
+    String deadReason;
 
     Held(long id, Object payload) {
       this.id = id;
@@ -79,7 +80,7 @@ final class MemoryDurableQueue implements DurableQueue {
     }
 
     Delivery delivery() {
-      return new Delivery(id, payload, deliveryCount, lockOwner, lockExpiry);
+      return new Delivery(id, payload, deliveryCount, lockOwner, lockExpiry, deadReason);
     }
   }
 
@@ -202,6 +203,22 @@ final class MemoryDurableQueue implements DurableQueue {
             held.readyAt = delay.isZero() ? null : now.plus(delay);
             messages.changed.signalAll();
           }
+          return true;
+        });
+  }
+
+  @Override
+  public boolean deadLetter(Delivery delivery, String reason) {
+    Require.nonNull(delivery, "delivery");
+    return underLock(
+        now -> {
+          Held held = held(delivery, now);
+          if (held == null) {
+            return false;
+          }
+          messages.live.remove(held.id);
+          held.deadReason = reason;
+          bury(held);
           return true;
         });
   }

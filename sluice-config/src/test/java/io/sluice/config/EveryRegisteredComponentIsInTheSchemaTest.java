@@ -43,6 +43,8 @@ class EveryRegisteredComponentIsInTheSchemaTest {
             "first-successful",
             "round-robin",
             "until-successful",
+            "split",
+            "aggregate",
             "try",
             "flow-ref",
             "vm-publish",

@@ -29,7 +29,8 @@ class SchemaDefaultsComeFromTheBuildersTest {
           "/$defs/processor/properties/file-write/properties/mode",
           "/$defs/processor/properties/http-request/properties/method",
           "/$defs/vmPublish/properties/persistent",
-          "/$defs/processor/properties/until-successful/properties/persistent");
+          "/$defs/processor/properties/until-successful/properties/persistent",
+          "/$defs/processor/properties/aggregate/properties/persistent");
 
   @Test
   void threadingProfilesAndFileSourcesDefaultTo16AsTheBuildersDo() throws IOException {

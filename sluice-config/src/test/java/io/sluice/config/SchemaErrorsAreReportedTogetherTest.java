@@ -65,7 +65,8 @@ class SchemaErrorsAreReportedTogetherTest {
             "must be one of: TRACE, DEBUG, INFO, WARN, ERROR",
             "is not a known key; allowed here: logger, set-payload, set-variable, expression,"
                 + " component, async, choice, foreach, parallel-foreach, scatter-gather,"
-                + " first-successful, round-robin, until-successful, try, flow-ref, vm-publish,"
+                + " first-successful, round-robin, until-successful, split, aggregate, try, flow-ref,"
+                + " vm-publish,"
                 + " vm-request, file-write, store-put, store-get, store-remove,"
                 + " batch-execute, http-request",
             "must hold exactly one of: synchronous, staged, auto");

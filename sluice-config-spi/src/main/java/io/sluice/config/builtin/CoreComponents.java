@@ -4,6 +4,7 @@ import io.sluice.config.spi.ComponentProvider;
 import io.sluice.config.spi.ConfigComponent;
 import io.sluice.core.file.FileSourceConfig;
 import io.sluice.core.processor.ObjectStoreProcessor.Operation;
+import io.sluice.core.router.Aggregate;
 import io.sluice.core.router.Foreach;
 import io.sluice.core.router.ParallelForeach;
 import io.sluice.core.router.ScatterGather;
@@ -19,9 +20,9 @@ import java.util.Map;
  * The core's own components: the file, scheduler and VM sources, and the processors and scopes of
  * the core (logger, set-payload, set-variable, expression, component, async, vm-publish,
  * vm-request, file-write, the object store processors), its routers and scopes (choice, foreach,
- * parallel-foreach, scatter-gather, first-successful, round-robin, until-successful, try, flow-ref)
- * and the store type memory. They live beside the SPI rather than in the core, which reads no
- * configuration tree and does without Jackson.
+ * parallel-foreach, scatter-gather, first-successful, round-robin, until-successful, split,
+ * aggregate, try, flow-ref) and the store type memory. They live beside the SPI rather than in the
+ * core, which reads no configuration tree and does without Jackson.
  */
 public final class CoreComponents implements ComponentProvider {
 
@@ -55,6 +56,8 @@ public final class CoreComponents implements ComponentProvider {
         new BuiltinProcessor("round-robin", CoreRouters::roundRobin),
         new BuiltinProcessor(
             "until-successful", CoreRouters::untilSuccessful, untilSuccessfulDefaults()),
+        new BuiltinProcessor("split", CoreRouters::split),
+        new BuiltinProcessor("aggregate", CoreRouters::aggregate, aggregateDefaults()),
         new BuiltinProcessor("try", CoreRouters::tryScope),
         new BuiltinProcessor("flow-ref", CoreRouters::flowRef),
         new BuiltinProcessor(
@@ -82,6 +85,14 @@ public final class CoreComponents implements ComponentProvider {
     d.put("/properties/batchSize", Foreach.DEFAULT_BATCH_SIZE);
     d.put("/properties/counterVariable", Foreach.DEFAULT_COUNTER_VARIABLE);
     d.put("/properties/rootMessageVariable", Foreach.DEFAULT_ROOT_VARIABLE);
+    return d;
+  }
+
+  private static Map<String, Object> aggregateDefaults() {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("/properties/correlation", Aggregate.DEFAULT_CORRELATION);
+    d.put("/properties/size", Aggregate.DEFAULT_SIZE);
+    d.put("/properties/member", Aggregate.DEFAULT_MEMBER);
     return d;
   }
 

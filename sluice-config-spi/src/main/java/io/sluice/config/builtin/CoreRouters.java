@@ -5,6 +5,7 @@ import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.ProblemCollector;
 import io.sluice.core.Backoff;
 import io.sluice.core.expression.Expression;
+import io.sluice.core.router.Aggregate;
 import io.sluice.core.router.Choice;
 import io.sluice.core.router.FirstSuccessful;
 import io.sluice.core.router.FlowRef;
@@ -13,6 +14,7 @@ import io.sluice.core.router.ParallelForeach;
 import io.sluice.core.router.PersistentUntilSuccessful;
 import io.sluice.core.router.RoundRobin;
 import io.sluice.core.router.ScatterGather;
+import io.sluice.core.router.Split;
 import io.sluice.core.router.TryScope;
 import io.sluice.core.router.UntilSuccessful;
 import io.sluice.core.spi.Processor;
@@ -191,6 +193,49 @@ final class CoreRouters {
                     backoff,
                     node.texts("retryOn"),
                     processors));
+  }
+
+  static Processor split(ConfigNode node, MappingContext context) {
+    Expression collection = node.has("collection") ? expression(node, "collection", context) : null;
+    List<Processor> processors = context.processors(node, "processors");
+    return node.has("collection") && collection == null
+        ? null
+        : new Split(node.text("name", null), collection, processors);
+  }
+
+  static Processor aggregate(ConfigNode node, MappingContext context) {
+    ProblemCollector problems = context.problems();
+    Expression correlation =
+        expression(node, "correlation", Aggregate.DEFAULT_CORRELATION, context);
+    Expression size = expression(node, "size", Aggregate.DEFAULT_SIZE, context);
+    Expression member = expression(node, "member", Aggregate.DEFAULT_MEMBER, context);
+    Duration timeout = node.duration("timeout", null, LONGEST);
+    boolean persistent = node.bool("persistent", false);
+    String name = node.text("name", null);
+    String serializer = context.serializerName(node);
+    List<Processor> processors = context.processors(node, "processors");
+    if (persistent && name == null) {
+      problems.add(
+          node.get("name").path(),
+          null,
+          "is required with persistent: true (the groups in the store are named after it, and"
+              + " must keep its name from one run to the next)");
+      return null;
+    }
+    if (correlation == null || size == null || member == null) {
+      return null;
+    }
+    return problems.attempt(
+        node.get("timeout").path(),
+        () ->
+            new Aggregate(
+                name, correlation, size, member, timeout, persistent, serializer, processors));
+  }
+
+  private static Expression expression(
+      ConfigNode node, String key, String defaultText, MappingContext context) {
+    String text = node.text(key, defaultText);
+    return context.problems().attempt("", () -> Expression.compile(node.get(key).path(), text));
   }
 
   static Processor tryScope(ConfigNode node, MappingContext context) {

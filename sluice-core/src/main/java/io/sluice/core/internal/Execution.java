@@ -418,6 +418,11 @@ final class Execution implements StageTask {
     }
   }
 
+  /** Whether this is a route forked beside its message (counted as that message, not apart). */
+  boolean forked() {
+    return cancellable;
+  }
+
   /**
    * Cuts a forked execution short: it fails with {@code reason} now, runs no further processor, and
    * the thread running one is interrupted.

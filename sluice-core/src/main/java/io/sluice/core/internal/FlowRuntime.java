@@ -345,6 +345,11 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
   }
 
   void finished(Execution execution, Throwable error) {
+    if (execution.forked()) {
+      // A route of a message the flow already counts, not a message of its own.
+      inFlight.exit();
+      return;
+    }
     if (error == null) {
       completed.increment();
     } else if (error instanceof MessageDiscardedException) {

@@ -62,6 +62,23 @@ class ScatterGatherRunsRoutesBesideEachOtherTest {
   }
 
   @Test
+  void theRoutesAreNotCountedAsMessagesOfTheFlow() throws Exception {
+    try (Application app =
+        app(
+            ProcessingStrategy.defaultStrategy(),
+            scatter(null, false, List.of(List.of(append("1")), List.of(append("2")))))) {
+      send(app, "x");
+      assertThat(
+              app.meterRegistry()
+                  .get("sluice.flow.messages")
+                  .tags("flow", "f", "outcome", "completed")
+                  .counter()
+                  .count())
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
   void routesRunAtOnceAndTheCallerIsNotHeldWhileTheyRun() throws Exception {
     CountDownLatch bothStarted = new CountDownLatch(2);
     CountDownLatch release = new CountDownLatch(1);

@@ -19,7 +19,7 @@ class RoutersAndScopesAreMappedFromYamlTest {
   }
 
   @Test
-  void anOrderRouterWithEveryRouterRuns() throws Exception {
+  void choiceForeachRetriesAndRoutesRunFromYaml() throws Exception {
     String yaml =
         """
         flows:
@@ -37,20 +37,6 @@ class RoutersAndScopesAreMappedFromYamlTest {
                   collection: payload.lines
                   processors:
                     - set-variable: { name: skus, value: "#[(vars.skus == null ? '' : vars.skus) + payload.sku]" }
-              - scatter-gather:
-                  routes:
-                    - name: stock
-                      processors: [ { set-payload: { value: "in stock" } } ]
-                    - name: price
-                      processors: [ { flow-ref: pricing } ]
-              - try:
-                  processors:
-                    - expression: { expression: "payload.missing.call()" }
-                  errorHandler:
-                    - onErrorContinue:
-                        types: [EXPRESSION]
-                        processors:
-                          - set-variable: { name: recovered, value: "#[error.errorType]" }
               - until-successful: { maxRetries: 2, delay: 1ms, processors: [ { round-robin: { routes: [ { processors: [] } ] } } ] }
               - first-successful:
                   routes:
@@ -60,9 +46,6 @@ class RoutersAndScopesAreMappedFromYamlTest {
                   collection: "[1, 2, 3]"
                   maxConcurrency: 2
                   processors: [ { set-payload: { value: "#[payload * 10]" } } ]
-          - name: pricing
-            processors:
-              - set-payload: { value: "42.00" }
         """;
     try (Application app = Configs.build(yaml)) {
       app.start();

@@ -61,6 +61,24 @@ public sealed interface OnError permits OnError.Continue, OnError.Propagate {
   }
 
   /**
+   * What follows a chain whose errors these branches take: its result ends the scope, its error
+   * goes to {@link #handle}; for {@code try} and a flow reached by a flow-ref.
+   */
+  static Step.Then handledBy(List<OnError> branches) {
+    return new Step.Then() {
+      @Override
+      public Step completed(Message result) {
+        return Step.done(result);
+      }
+
+      @Override
+      public Step failed(FlowError error, Message message) throws Exception {
+        return handle(branches, error, message);
+      }
+    };
+  }
+
+  /**
    * What a scope with these error branches does with an error its chain ended with ({@code try}, a
    * flow reached by a flow-ref): the first branch that takes it runs on the failed message, whose
    * result ends the scope ({@link Continue}) or after which the error goes on ({@link Propagate});

@@ -1,6 +1,5 @@
 package io.sluice.core.internal;
 
-import io.sluice.core.FlowError;
 import io.sluice.core.Message;
 import io.sluice.core.flow.Flow;
 import io.sluice.core.flow.OnError;
@@ -23,18 +22,7 @@ final class FlowReference implements Scope {
   FlowReference(Flow target) {
     this.target = target;
     this.chain = target.chain();
-    this.then =
-        new Step.Then() {
-          @Override
-          public Step completed(Message result) {
-            return Step.done(result);
-          }
-
-          @Override
-          public Step failed(FlowError error, Message message) throws Exception {
-            return OnError.handle(target.errorHandler(), error, message);
-          }
-        };
+    this.then = OnError.handledBy(target.errorHandler());
   }
 
   @Override

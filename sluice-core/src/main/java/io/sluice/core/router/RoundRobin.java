@@ -5,7 +5,6 @@ import io.sluice.core.Message;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Step;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -38,11 +37,7 @@ public final class RoundRobin extends RouterBase {
 
   @Override
   void registerMeters(FlowContext flowContext) {
-    List<String> names = new ArrayList<>();
-    for (int i = 0; i < routes.size(); i++) {
-      names.add(String.valueOf(i + 1));
-    }
-    taken = routeCounters(flowContext, names);
+    taken = routeCounters(flowContext, numbered(routes.size()));
   }
 
   @Override

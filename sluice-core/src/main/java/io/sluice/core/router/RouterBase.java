@@ -120,6 +120,15 @@ abstract class RouterBase implements Scope {
     return builder.register(flowContext.meterRegistry());
   }
 
+  /** The names of {@code count} routes known by their number: 1, 2, 3... */
+  static List<String> numbered(int count) {
+    List<String> names = new ArrayList<>(count);
+    for (int i = 1; i <= count; i++) {
+      names.add(String.valueOf(i));
+    }
+    return names;
+  }
+
   /** A counter of the routes taken, one per route name. */
   final List<Counter> routeCounters(FlowContext flowContext, List<String> routes) {
     List<Counter> counters = new ArrayList<>(routes.size());

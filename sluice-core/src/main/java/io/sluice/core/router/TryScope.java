@@ -1,6 +1,5 @@
 package io.sluice.core.router;
 
-import io.sluice.core.FlowError;
 import io.sluice.core.Message;
 import io.sluice.core.flow.OnError;
 import io.sluice.core.spi.Processor;
@@ -25,18 +24,7 @@ public final class TryScope extends RouterBase {
     super("try", name, chains(processors, errorHandler));
     this.processors = List.copyOf(processors);
     this.errorHandler = List.copyOf(errorHandler);
-    this.then =
-        new Step.Then() {
-          @Override
-          public Step completed(Message result) {
-            return Step.done(result);
-          }
-
-          @Override
-          public Step failed(FlowError error, Message message) throws Exception {
-            return OnError.handle(TryScope.this.errorHandler, error, message);
-          }
-        };
+    this.then = OnError.handledBy(this.errorHandler);
   }
 
   private static List<List<Processor>> chains(

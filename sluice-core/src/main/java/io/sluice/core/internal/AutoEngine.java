@@ -13,11 +13,7 @@ import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -35,8 +31,7 @@ final class AutoEngine extends Engine {
   private final CpuPool cpu;
   private final Semaphore admission;
   private final AdaptiveLimiter limiter;
-  private final ThreadFactory virtualThreads;
-  private final Set<Thread> live = ConcurrentHashMap.newKeySet();
+  private final VirtualThreads virtualThreads;
   private final LongAdder refused = new LongAdder();
   private final LongAdder throttled = new LongAdder();
   private final LongAdder completed = new LongAdder();
@@ -48,7 +43,7 @@ final class AutoEngine extends Engine {
     this.cpu = cpu;
     this.admission = new Semaphore(config.maxInFlight());
     this.limiter = new AdaptiveLimiter(config.initialLimit(), config.maxLimit());
-    this.virtualThreads = Thread.ofVirtual().name("sluice-" + flow + "-io-", 0).factory();
+    this.virtualThreads = new VirtualThreads("sluice-" + flow + "-io-");
     Tags tags = Tags.of("flow", flow, "stage", "auto");
     this.discarded = new Discards(flow, "auto", registry);
     Gauge.builder("sluice.stage.limit", limiter, AdaptiveLimiter::limit)
@@ -200,18 +195,7 @@ final class AutoEngine extends Engine {
 
   /** Starts a virtual thread for the execution, tracked so a stop can wait for it or end it. */
   private void startVirtual(Execution execution) {
-    virtualThreads
-        .newThread(
-            () -> {
-              Thread self = Thread.currentThread();
-              live.add(self);
-              try {
-                execution.run();
-              } finally {
-                live.remove(self);
-              }
-            })
-        .start();
+    virtualThreads.start(execution);
   }
 
   @Override
@@ -220,19 +204,12 @@ final class AutoEngine extends Engine {
   /** Waits for the flow's virtual threads (blocking work) to end. */
   @Override
   boolean awaitTermination(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    for (Thread thread : List.copyOf(live)) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0 || !thread.join(Duration.ofNanos(left))) {
-        return live.isEmpty();
-      }
-    }
-    return true;
+    return virtualThreads.awaitTermination(timeout);
   }
 
   /** Interrupts the blocking work still running or waiting for a permit. */
   @Override
   void shutdownNow() {
-    live.forEach(Thread::interrupt);
+    virtualThreads.interruptAll();
   }
 }

@@ -15,6 +15,15 @@ abstract class Engine {
   abstract void detach(Execution execution);
 
   /**
+   * Starts a route a scope forked beside its message. By default as {@link #detach}; the pooled
+   * strategies give it a virtual thread, so that routes waiting for routes of their own never wait
+   * for a pool they fill themselves.
+   */
+  void fork(Execution execution) {
+    detach(execution);
+  }
+
+  /**
    * Hands the execution to another thread when {@code next} belongs elsewhere (and calls {@link
    * Execution#placed()} before doing so); false to run it here.
    */

@@ -317,7 +317,7 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
   public Forked fork(List<Processor> forked, Message message) {
     inFlight.enter();
     Execution execution = new Execution(this, forked, message, List.of(), true);
-    engine.detach(execution);
+    engine.fork(execution);
     return new Forked() {
       @Override
       public CompletableFuture<Message> result() {

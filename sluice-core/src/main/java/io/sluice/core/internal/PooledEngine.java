@@ -7,9 +7,21 @@ import java.util.List;
 abstract class PooledEngine extends Engine {
 
   private final List<ProfiledExecutor> stages;
+  private final VirtualThreads forks;
 
-  PooledEngine(List<ProfiledExecutor> stages) {
+  PooledEngine(String flow, List<ProfiledExecutor> stages) {
     this.stages = List.copyOf(stages);
+    this.forks = new VirtualThreads("sluice-" + flow + "-route-");
+  }
+
+  /**
+   * A forked route runs on a virtual thread of its own, not on the async pool: a route that waits
+   * for routes of its own (a scatter-gather inside a scatter-gather) would otherwise hold a pool
+   * thread while its routes wait for one, and a full pool would wait for itself.
+   */
+  @Override
+  void fork(Execution execution) {
+    forks.start(execution);
   }
 
   @Override
@@ -25,11 +37,12 @@ abstract class PooledEngine extends Engine {
         return false;
       }
     }
-    return true;
+    return forks.awaitTermination(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
   }
 
   @Override
   void shutdownNow() {
     stages.forEach(ProfiledExecutor::shutdownNow);
+    forks.interruptAll();
   }
 }

@@ -18,6 +18,7 @@ final class StagedEngine extends PooledEngine {
 
   StagedEngine(String flow, ProcessingStrategy.Staged strategy, MeterRegistry registry) {
     this(
+        flow,
         new ProfiledExecutor(flow, "receiver", strategy.receiver(), registry),
         new ProfiledExecutor(flow, "flow", strategy.flow(), registry),
         new ProfiledExecutor(flow, "dispatcher", strategy.dispatcher(), registry),
@@ -25,11 +26,12 @@ final class StagedEngine extends PooledEngine {
   }
 
   private StagedEngine(
+      String flow,
       ProfiledExecutor receiver,
       ProfiledExecutor flowStage,
       ProfiledExecutor dispatcher,
       ProfiledExecutor async) {
-    super(List.of(receiver, flowStage, dispatcher, async));
+    super(flow, List.of(receiver, flowStage, dispatcher, async));
     this.receiver = receiver;
     this.flowStage = flowStage;
     this.dispatcher = dispatcher;

@@ -13,12 +13,13 @@ final class SynchronousEngine extends PooledEngine {
 
   SynchronousEngine(String flow, ProcessingStrategy.Synchronous strategy, MeterRegistry registry) {
     this(
+        flow,
         new ProfiledExecutor(flow, "receiver", strategy.receiver(), registry),
         new ProfiledExecutor(flow, "async", strategy.async(), registry));
   }
 
-  private SynchronousEngine(ProfiledExecutor receiver, ProfiledExecutor async) {
-    super(List.of(receiver, async));
+  private SynchronousEngine(String flow, ProfiledExecutor receiver, ProfiledExecutor async) {
+    super(flow, List.of(receiver, async));
     this.receiver = receiver;
     this.async = async;
   }

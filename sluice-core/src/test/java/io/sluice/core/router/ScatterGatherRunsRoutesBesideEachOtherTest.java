@@ -11,9 +11,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.SluiceException;
+import io.sluice.core.ThreadingProfile;
 import io.sluice.core.app.Application;
 import io.sluice.core.spi.Processor;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -102,6 +104,26 @@ class ScatterGatherRunsRoutesBesideEachOtherTest {
       assertThat(result).as("the caller got its future back while the routes wait").isNotDone();
       release.countDown();
       assertThat(result.get(10, TimeUnit.SECONDS).payload()).isEqualTo(Map.of("1", "x", "2", "x"));
+    }
+  }
+
+  @Test
+  void nestedScatterGathersUnderAOneThreadPoolNeverWaitForThemselves() throws Exception {
+    ThreadingProfile one = ThreadingProfile.builder().maxThreadsActive(1).maxQueue(1000).build();
+    ThreadingProfile receivers =
+        ThreadingProfile.builder().maxThreadsActive(8).maxQueue(1000).build();
+    Processor inner = scatter(null, false, List.of(List.of(append("a")), List.of(append("b"))));
+    Processor outer = scatter(null, false, List.of(List.of(inner), List.of(inner)));
+    try (Application app = app(new ProcessingStrategy.Synchronous(receivers, one), outer)) {
+      List<CompletableFuture<Message>> all = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        all.add(app.send("f", Message.of("x")));
+      }
+      for (CompletableFuture<Message> result : all) {
+        assertThat(result.get(20, TimeUnit.SECONDS).payload())
+            .isEqualTo(
+                Map.of("1", Map.of("1", "xa", "2", "xb"), "2", Map.of("1", "xa", "2", "xb")));
+      }
     }
   }
 

@@ -126,4 +126,19 @@ class RoutersAndScopesAreMappedFromYamlTest {
         .extracting(ConfigProblem::rule)
         .containsExactly("names no flow of this file; the flows are [broken]");
   }
+
+  @Test
+  void aFlowRefInABatchStepIsRefusedByValidateNotAtRun() {
+    assertThat(
+            Configs.rule(
+                """
+                flows: [ { name: enrich } ]
+                batch:
+                  - name: nightly
+                    input: { generator: { count: 3 } }
+                    steps: [ { name: one, processors: [ { flow-ref: enrich } ] } ]
+                """,
+                "batch[0].steps[0].processors[0].flow-ref"))
+        .startsWith("cannot reach a flow of the file from a batch job");
+  }
 }

@@ -251,6 +251,18 @@ final class CoreRouters {
       context.problems().add(node.path(), null, "must name a flow");
       return null;
     }
+    if (node.path().startsWith("batch[") || node.path().startsWith("batch.")) {
+      // A batch job's steps run in an application of the job's own, which holds no flow of the
+      // file: refused here rather than accepted by validate and failing at run.
+      context
+          .problems()
+          .add(
+              node.path(),
+              target,
+              "cannot reach a flow of the file from a batch job (its steps run apart from the"
+                  + " flows); call it with vm-request to a flow with a vm-listener");
+      return null;
+    }
     if (!context.flowNames().contains(target)) {
       context
           .problems()

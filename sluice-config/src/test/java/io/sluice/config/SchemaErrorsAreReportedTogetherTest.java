@@ -65,7 +65,7 @@ class SchemaErrorsAreReportedTogetherTest {
             "must be one of: TRACE, DEBUG, INFO, WARN, ERROR",
             "is not a known key; allowed here: logger, set-payload, set-variable, expression,"
                 + " component, async, vm-publish, vm-request, file-write, store-put, store-get, store-remove,"
-                + " batch-execute, http-request",
+                + " batch-execute, read, write, transform, http-request",
             "must hold exactly one of: synchronous, staged, auto");
   }
 

@@ -73,11 +73,8 @@ public record ReadConfig(
         "maxDepth",
         maxDepth,
         "must be from 1 to " + MAX_DEPTH);
-    problems.check(
-        maxSize >= 1 && maxSize <= MAX_SIZE,
-        "maxSize",
-        maxSize,
-        "must be from 1 byte to " + MAX_SIZE + " bytes (1GB)");
+    problems.check(maxSize >= 1, "maxSize", maxSize, "must be at least 1 byte");
+    problems.atMost("maxSize", maxSize, MAX_SIZE);
     problems.throwIfAny();
   }
 

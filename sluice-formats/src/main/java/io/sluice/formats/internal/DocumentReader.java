@@ -8,7 +8,6 @@ import io.sluice.formats.Format;
 import io.sluice.formats.FormatException;
 import io.sluice.formats.ReadConfig;
 import io.sluice.formats.StreamedValues;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -120,7 +119,7 @@ public final class DocumentReader {
     return format == Format.CSV && config.header();
   }
 
-  /** The payload as a String or an InputStream, bounded by maxSize when read whole. */
+  /** The payload as a String, bytes or an InputStream, bounded by maxSize when read whole. */
   private Object open(Object payload, Format format, boolean whole) {
     long max = config.maxSize();
     if (payload instanceof CharSequence text) {
@@ -133,7 +132,7 @@ public final class DocumentReader {
       if (whole && bytes.length > max) {
         throw tooLarge(format, bytes.length + " bytes");
       }
-      return new ByteArrayInputStream(bytes);
+      return bytes;
     }
     InputStream stream;
     if (payload instanceof InputStream in) {

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.sluice.formats.Format;
 import io.sluice.formats.ReadConfig;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -98,8 +99,15 @@ final class Parsers {
     return factory;
   }
 
-  /** A parser over {@code input} (a String or an InputStream) in {@code format}. */
+  /** A parser over {@code input} (a String, bytes or an InputStream) in {@code format}. */
   JsonParser parser(Format format, Object input) throws IOException {
+    if (input instanceof byte[] bytes) {
+      return switch (format) {
+        case JSON -> json.createParser(bytes);
+        case YAML -> yaml.createParser(bytes);
+        default -> parser(format, new ByteArrayInputStream(bytes));
+      };
+    }
     return switch (format) {
       case JSON ->
           input instanceof String text

@@ -2,6 +2,8 @@ package io.sluice.formats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.core.Message;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,5 +28,15 @@ class MalformedDocumentsFailWithTheirLineAndColumnTest {
     assertThat(error.getMessage())
         .startsWith("The " + format + " document could not be read at line " + line)
         .doesNotContain("\n");
+  }
+
+  @Test
+  void contentAfterTheDocumentIsRefused() {
+    FormatException error =
+        Documents.failure(
+            () -> ReadProcessor.of(Format.JSON).process(Message.of("{\"a\": 1}\n{\"b\": 2}")));
+
+    assertThat(error.getMessage()).contains("Trailing token");
+    assertThat(error.line()).isEqualTo(2);
   }
 }

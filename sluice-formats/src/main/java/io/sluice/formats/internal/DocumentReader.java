@@ -45,7 +45,8 @@ public final class DocumentReader {
         }
         return rows;
       }
-      return parsers.mapper(format).readValue(parser, Object.class);
+      // the mappers fail on trailing tokens: one document, nothing after it
+      return parsers.wholeReader(format).readValue(parser);
     } catch (IOException | RuntimeException e) {
       throw ParseErrors.of(format, e, parser);
     } finally {

@@ -43,6 +43,10 @@ final class Parsers {
   private final YAMLMapper yaml;
   private final CsvMapper csv;
   private final CsvSchema csvSchema;
+  private final ObjectReader jsonWhole;
+  private final ObjectReader xmlWhole;
+  private final ObjectReader yamlWhole;
+  private final ObjectReader csvWhole;
 
   Parsers(ReadConfig config) {
     this.config = config;
@@ -73,6 +77,10 @@ final class Parsers {
             .withColumnSeparator(config.separator())
             .withQuoteChar(config.quote());
     this.csvSchema = config.header() ? schema.withHeader() : schema.withoutHeader();
+    this.jsonWhole = json.readerFor(Object.class);
+    this.xmlWhole = xml.readerFor(Object.class);
+    this.yamlWhole = yaml.readerFor(Object.class);
+    this.csvWhole = csv.readerFor(Object.class);
   }
 
   /**
@@ -151,6 +159,19 @@ final class Parsers {
       case XML -> xml;
       case YAML -> yaml;
       case CSV -> csv;
+    };
+  }
+
+  /**
+   * The reader of whole documents of {@code format} (made once: a reader keeps its root
+   * deserializer, where {@code mapper.readValue} looks it up at every call).
+   */
+  ObjectReader wholeReader(Format format) {
+    return switch (format) {
+      case JSON -> jsonWhole;
+      case XML -> xmlWhole;
+      case YAML -> yamlWhole;
+      case CSV -> csvWhole;
     };
   }
 

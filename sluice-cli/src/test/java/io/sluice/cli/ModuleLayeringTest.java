@@ -33,7 +33,8 @@ class ModuleLayeringTest {
             "io.sluice.serializers..",
             "io.sluice.http..",
             "io.sluice.jobs..",
-            "io.sluice.batch..")
+            "io.sluice.batch..",
+            "io.sluice.formats..")
         .check(SLUICE);
   }
 
@@ -64,7 +65,15 @@ class ModuleLayeringTest {
             "io.sluice.batch.."
           },
           {"io.sluice.jobs..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.batch.."},
-          {"io.sluice.batch..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.jobs.."}
+          {"io.sluice.batch..", "io.sluice.serializers..", "io.sluice.http..", "io.sluice.jobs.."},
+          {
+            "io.sluice.formats..",
+            "io.sluice.jdbc..",
+            "io.sluice.serializers..",
+            "io.sluice.http..",
+            "io.sluice.jobs..",
+            "io.sluice.batch.."
+          }
         }) {
       // Their components implement the configuration's SPI (io.sluice.config.spi): nothing else of
       // it, its reader (io.sluice.config) or the core's components (io.sluice.config.builtin).
@@ -124,7 +133,8 @@ class ModuleLayeringTest {
             "io.sluice.serializers..",
             "io.sluice.http..",
             "io.sluice.jobs..",
-            "io.sluice.batch..")
+            "io.sluice.batch..",
+            "io.sluice.formats..")
         .check(SLUICE);
   }
 
@@ -165,6 +175,13 @@ class ModuleLayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.sluice.batch.internal..")
+        .check(SLUICE);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.sluice.formats..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.formats.internal..")
         .check(SLUICE);
   }
 

@@ -131,6 +131,8 @@ class EveryNumberHasABoundTest {
         "flows: [{ name: f, processors: [{ http-request: { url: 'http://h/', connectTimeout: %s } }] }] | flows[0].processors[0].http-request.connectTimeout | 24h",
         "flows: [{ name: f, processors: [{ http-request: { url: 'http://h/', responseTimeout: %s } }] }] | flows[0].processors[0].http-request.responseTimeout | 24h",
         "flows: [{ name: f, processors: [{ http-request: { url: 'http://h/', maxConnectionsPerHost: %s } }] }] | flows[0].processors[0].http-request.maxConnectionsPerHost | 10000",
+        "flows: [{ name: f, processors: [{ read: { maxDepth: %s } }] }] | flows[0].processors[0].read.maxDepth | 5000",
+        "flows: [{ name: f, processors: [{ read: { maxSize: %s } }] }] | flows[0].processors[0].read.maxSize | 1024MB",
       })
   void theLargestValueIsTakenAndOneMoreIsRefused(String template, String path, String largest) {
     Configs.read(file(template, largest)).application().build();

@@ -54,6 +54,9 @@ class EveryRegisteredComponentIsInTheSchemaTest {
             "store-get",
             "store-remove",
             "batch-execute",
+            "read",
+            "write",
+            "transform",
             "http-request");
     assertThat(registry.sections())
         .extracting(ConfigComponent::key)

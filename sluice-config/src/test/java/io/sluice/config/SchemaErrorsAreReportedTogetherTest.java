@@ -68,7 +68,7 @@ class SchemaErrorsAreReportedTogetherTest {
                 + " first-successful, round-robin, until-successful, split, aggregate, try, flow-ref,"
                 + " vm-publish,"
                 + " vm-request, file-write, store-put, store-get, store-remove,"
-                + " batch-execute, http-request",
+                + " batch-execute, read, write, transform, http-request",
             "must hold exactly one of: synchronous, staged, auto");
   }
 

@@ -3,6 +3,12 @@ package io.sluice.formats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.Message;
+import io.sluice.core.app.Application;
+import io.sluice.core.flow.Flow;
+import io.sluice.core.router.Foreach;
+import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.spi.Processor;
+import io.sluice.core.store.StorageConfig;
 import io.sluice.testkit.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -12,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Ten million rows of JSON and of CSV (about 450 MB and 200 MB of text) are iterated in a JVM of 32
- * MB of heap: a reader that held the rows, or the text, would run out of memory.
+ * MB of heap, by hand and by a flow's foreach over a streaming read: a reader that held the rows,
+ * or the text, or a foreach that held them, would run out of memory.
  */
 @Tag("crash")
 class StreamingReadRunsInConstantMemoryTest {
@@ -30,7 +37,12 @@ class StreamingReadRunsInConstantMemoryTest {
     }
 
     assertThat(child.waitFor(5, TimeUnit.MINUTES)).isTrue();
-    assertThat(output).contains("JSON " + ROWS + " rows", "CSV " + ROWS + " rows");
+    assertThat(output)
+        .contains(
+            "JSON " + ROWS + " rows",
+            "CSV " + ROWS + " rows",
+            "foreach JSON " + ROWS + " rows",
+            "foreach CSV " + ROWS + " rows");
     assertThat(child.exitValue()).as(output).isZero();
   }
 
@@ -53,6 +65,30 @@ class StreamingReadRunsInConstantMemoryTest {
         }
         System.out.println(
             format + " " + count + " rows, " + document.bytesRead() / (1024 * 1024) + " MB read");
+      }
+      for (Format format : List.of(Format.JSON, Format.CSV)) {
+        GeneratedDocument document =
+            format == Format.JSON ? GeneratedDocument.jsonArray(rows) : GeneratedDocument.csv(rows);
+        long[] count = new long[1];
+        Processor counting =
+            Processor.of(
+                ProcessingType.CPU_LITE,
+                m -> {
+                  count[0]++;
+                  return m;
+                });
+        Flow flow =
+            Flow.builder("rows")
+                .processor(
+                    new ReadProcessor(ReadConfig.builder().format(format).streaming(true).build()))
+                .processor(Foreach.of(counting))
+                .build();
+        try (Application app =
+            Application.builder().storage(StorageConfig.memory()).flow(flow).build()) {
+          app.start();
+          app.send("rows", Message.of(document)).join();
+        }
+        System.out.println("foreach " + format + " " + count[0] + " rows");
       }
     }
   }

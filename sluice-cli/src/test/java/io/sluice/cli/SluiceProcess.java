@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,11 +23,26 @@ final class SluiceProcess implements AutoCloseable {
   }
 
   static SluiceProcess start(Path workDir, String... args) throws IOException {
-    return start(workDir, null, args);
+    return start(workDir, (Path) null, args);
   }
 
   /** As {@link #start(Path, String...)}, its standard input read from {@code stdin} when given. */
   static SluiceProcess start(Path workDir, Path stdin, String... args) throws IOException {
+    return start(workDir, stdin, Map.of(), args);
+  }
+
+  /**
+   * As {@link #start(Path, String...)}, with {@code environment} added to this process's
+   * environment: the one way to give a child process variables a test cannot set on itself.
+   */
+  static SluiceProcess start(Path workDir, Map<String, String> environment, String... args)
+      throws IOException {
+    return start(workDir, null, environment, args);
+  }
+
+  private static SluiceProcess start(
+      Path workDir, Path stdin, Map<String, String> environment, String... args)
+      throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command =
         new ArrayList<>(
@@ -46,6 +62,7 @@ final class SluiceProcess implements AutoCloseable {
     if (stdin != null) {
       builder.redirectInput(stdin.toFile());
     }
+    builder.environment().putAll(environment);
     Process process = builder.start();
     return new SluiceProcess(process, log);
   }

@@ -169,7 +169,7 @@ final class PlaceholderResolver {
         value = fallback;
       }
       if (value == null) {
-        return invalid(path, placeholder, unset(kind, name), at);
+        return invalid(path, placeholder, unset(secret ? SECRET + kind : kind, kind, name), at);
       }
     }
     if (value == null) {
@@ -181,7 +181,8 @@ final class PlaceholderResolver {
     return new Resolved(value, secret);
   }
 
-  private String unset(String kind, String name) {
+  /** The rule of {@code name} unset, {@code prefix} the placeholder's ({@code secret:env:}). */
+  private String unset(String prefix, String kind, String name) {
     String where =
         switch (kind) {
           case ENV -> "the environment has no variable " + name;
@@ -197,7 +198,7 @@ final class PlaceholderResolver {
     return "is not set: "
         + where
         + "; set it, or give a default after a colon: ${"
-        + kind
+        + prefix
         + name
         + ":default}";
   }

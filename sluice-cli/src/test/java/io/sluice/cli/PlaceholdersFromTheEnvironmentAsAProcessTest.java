@@ -115,7 +115,9 @@ class PlaceholdersFromTheEnvironmentAsAProcessTest {
       assertThat(metrics).contains("flow=\"hooks\"").doesNotContain(TOKEN);
       sluice.terminate();
       assertThat(sluice.awaitExit(60)).as("exit code; log:%n%s", sluice.log()).isZero();
-      assertThat(sluice.log()).doesNotContain(TOKEN);
+      assertThat(sluice.log())
+          .contains("Flow 'hooks' started: source=http-listener(127.0.0.1:0/hooks/******)")
+          .doesNotContain(TOKEN);
     }
   }
 }

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -89,11 +90,44 @@ class SecretsNeverReachWhatSluiceShowsTest {
                 processors:
                   - logger: { message: "calling with ${secret:file:token}" }
             """);
+    String log = captureLog(app, captured -> captured.contains("calling with " + Secrets.MASK));
+
+    assertThat(log).doesNotContain(token);
+  }
+
+  @Test
+  void theEffectiveConfigurationLoggedAtStartShowsTheSecretMasked() throws Exception {
+    String token = "hook-Wd71-secret";
+    secretFile("hook", token);
+    Path app =
+        config(
+            """
+            flows:
+              - name: hooks
+                source:
+                  http-listener:
+                    host: 127.0.0.1
+                    port: 0
+                    path: /hooks/${secret:file:hook}
+            """);
+
+    String log = captureLog(app, captured -> captured.contains("Flow 'hooks' started"));
+
+    assertThat(log)
+        .contains("Flow 'hooks' started: source=http-listener(127.0.0.1:0/hooks/******)")
+        .doesNotContain(token);
+  }
+
+  /**
+   * Starts the application of {@code app} with the command's {@link MaskingEncoder} writing the
+   * log, until a line {@code seen} accepts was written; returns what was written.
+   */
+  private static String captureLog(Path app, Predicate<String> seen) {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     MaskingEncoder encoder = new MaskingEncoder();
     encoder.setContext(context);
-    encoder.setPattern("%msg%n");
+    encoder.setPattern("%logger - %msg%n");
     encoder.start();
     OutputStreamAppender<ILoggingEvent> appender = new OutputStreamAppender<>();
     appender.setContext(context);
@@ -104,15 +138,13 @@ class SecretsNeverReachWhatSluiceShowsTest {
     root.addAppender(appender);
     try (Application application = load(app).build()) {
       application.start();
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> text(captured).contains("calling with " + Secrets.MASK));
+      await().atMost(Duration.ofSeconds(30)).until(() -> seen.test(text(captured)));
       application.stop();
     } finally {
       root.detachAppender(appender);
       appender.stop();
     }
-    assertThat(text(captured)).doesNotContain(token);
+    return text(captured);
   }
 
   @Test

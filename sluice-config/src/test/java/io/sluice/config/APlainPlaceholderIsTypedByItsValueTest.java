@@ -94,4 +94,21 @@ class APlainPlaceholderIsTypedByItsValueTest {
                 "eighty",
                 "must be an integer, not a string"));
   }
+
+  @Test
+  void onlyNumbersAndBooleansAreTypedSoNullAndAnEmptyValueStayText() {
+    var problems =
+        Configs.problems(
+            """
+            flows:
+              - name: ${NULL}
+              - name: ${EMPTY:}
+            """,
+            Configs.environment(Map.of("NULL", "null")));
+
+    assertThat(problems)
+        .extracting(ConfigProblem::path, ConfigProblem::value)
+        .containsExactly(tuple("flows[1].name", ""));
+    assertThat(problems.getFirst().rule()).startsWith("must match the pattern");
+  }
 }

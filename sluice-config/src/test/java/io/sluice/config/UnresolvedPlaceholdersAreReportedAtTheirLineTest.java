@@ -130,16 +130,27 @@ class UnresolvedPlaceholdersAreReportedAtTheirLineTest {
   void aMissingOrUnparsablePropertiesFileIsRefusedNamingIt() throws IOException {
     Path missing = temp.resolve("missing.properties");
     Path broken = Files.writeString(temp.resolve("broken.properties"), "A=1\nB=\\u12\n");
+    Path latin1 =
+        Files.write(temp.resolve("latin1.properties"), new byte[] {'A', '=', (byte) 0xE9});
 
     ConfigurationException e =
         catchThrowableOfType(
             ConfigurationException.class,
-            () -> PropertySources.builder().propertiesFile(missing).propertiesFile(broken).build());
+            () ->
+                PropertySources.builder()
+                    .propertiesFile(missing)
+                    .propertiesFile(broken)
+                    .propertiesFile(latin1)
+                    .build());
 
     assertThat(e.problems())
         .extracting(ConfigProblem::value, ConfigProblem::source)
-        .containsExactly(tuple(missing.toString(), null), tuple(broken.toString(), broken + ":2"));
+        .containsExactly(
+            tuple(missing.toString(), null),
+            tuple(broken.toString(), broken + ":2"),
+            tuple(latin1.toString(), latin1 + ":1:3"));
     assertThat(e.problems().getFirst().rule()).startsWith("does not exist (resolved to ");
     assertThat(e.problems().get(1).rule()).startsWith("does not parse as a properties file: ");
+    assertThat(e.problems().get(2).rule()).startsWith("is not UTF-8: byte 0xE9 at byte offset 2");
   }
 }

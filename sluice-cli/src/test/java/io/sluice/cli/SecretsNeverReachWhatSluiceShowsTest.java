@@ -13,6 +13,8 @@ import io.sluice.config.PropertySources;
 import io.sluice.config.Secrets;
 import io.sluice.core.app.Application;
 import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -73,6 +75,33 @@ class SecretsNeverReachWhatSluiceShowsTest {
 
     run.assertRefused("app.yaml:2:5: flows[0].name: value '******' must match the pattern");
     assertThat(run.err() + run.out()).doesNotContain(name);
+  }
+
+  @Test
+  void aSecretInWhatACommandPrintsIsMasked() throws Exception {
+    String name = "FlowName-Pp19-secret";
+    secretFile("name", name);
+    Path app = config("flows:\n  - name: ${secret:file:name}\n");
+
+    CliRun run = CliRun.of("validate", app.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("1 flow(s): ****** (auto)").doesNotContain(name);
+  }
+
+  @Test
+  void aSecretPrintedInPiecesIsStillMaskedWhole() {
+    Secrets.register("pieces-Jj40-secret");
+    StringWriter out = new StringWriter();
+    PrintWriter writer = MaskingWriter.printWriter(out);
+
+    writer.print("a pieces-Jj40");
+    writer.print("-secret b");
+    writer.println();
+    writer.print("\rprogress 1");
+    writer.flush();
+
+    assertThat(out.toString()).isEqualTo("a ****** b" + System.lineSeparator() + "\rprogress 1");
   }
 
   @Test

@@ -65,14 +65,14 @@ final class PlaceholderResolver {
 
   /**
    * The value of the text {@code text} at {@code path}, written at {@code line}:{@code column}, its
-   * placeholders resolved; the text itself when one cannot be (a problem is recorded).
+   * placeholders resolved; the text itself when one cannot be (a problem is recorded). {@code
+   * plain} tells an unquoted value; {@code exact} one whose characters are at their column (plain,
+   * on one line), so that a problem points at the {@code ${} itself, not at the value.
    */
-  JsonNode resolve(String path, String text, boolean plain, int line, int column) {
+  JsonNode resolve(String path, String text, boolean plain, boolean exact, int line, int column) {
     if (text.indexOf('$') < 0) {
       return TextNode.valueOf(text);
     }
-    // Only a plain value on one line has its placeholders at a known column.
-    boolean exact = plain && text.indexOf('\n') < 0;
     StringBuilder out = new StringBuilder(text.length());
     List<Resolved> resolved = new ArrayList<>();
     boolean ok = true;

@@ -238,8 +238,9 @@ final class YamlTreeReader {
     }
     if (token == JsonToken.VALUE_STRING) {
       // Placeholders are resolved here, where the value's own line and style are known.
+      boolean plain = isPlain(parser);
       return placeholders.resolve(
-          path, parser.getText(), isPlain(parser), line(parser), column(parser));
+          path, parser.getText(), plain, plain && onOneLine(parser), line(parser), column(parser));
     }
     return SCALARS.readTree(parser);
   }
@@ -289,6 +290,12 @@ final class YamlTreeReader {
   private static boolean isPlain(JsonParser parser) {
     return ((EventRecordingParser) parser).event() instanceof ScalarEvent scalar
         && scalar.isPlain();
+  }
+
+  /** Whether the current scalar was written on one line (its characters are where it says). */
+  private static boolean onOneLine(JsonParser parser) {
+    return ((EventRecordingParser) parser).event() instanceof ScalarEvent scalar
+        && scalar.getStartMark().getLine() == scalar.getEndMark().getLine();
   }
 
   /** How many values {@code node} holds, itself included. */

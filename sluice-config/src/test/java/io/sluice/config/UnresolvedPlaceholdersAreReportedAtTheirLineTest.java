@@ -65,6 +65,23 @@ class UnresolvedPlaceholdersAreReportedAtTheirLineTest {
   }
 
   @Test
+  void aPlainValueOverSeveralLinesIsReportedAtItsStart() {
+    String yaml =
+        """
+        flows:
+          - name: f
+            processors:
+              - logger:
+                  message: calling
+                    ${UNSET_ON_THE_SECOND_LINE}
+        """;
+
+    assertThat(Configs.problems(yaml, Configs.environment(Map.of())))
+        .extracting(ConfigProblem::source, ConfigProblem::value)
+        .containsExactly(tuple("app.yaml:5:20", "${UNSET_ON_THE_SECOND_LINE}"));
+  }
+
+  @Test
   void theUnsetMessageNamesThePropertiesFilesLookedIn() throws IOException {
     Path file = Files.writeString(temp.resolve("prod.properties"), "OTHER=1\n");
     PropertySources sources =

@@ -165,8 +165,10 @@ final class PlaceholderResolver {
             case SYS -> sources.systemProperty(name);
             default -> sources.lookup(name);
           };
-      if (value == null) {
-        value = fallback;
+      if (value == null && fallback != null) {
+        // A default is written in the file for anyone to read: masking it would hide a word
+        // such as "none" in every log line, and protect nothing.
+        return new Resolved(fallback, secret);
       }
       if (value == null) {
         return invalid(path, placeholder, unset(secret ? SECRET + kind : kind, kind, name), at);

@@ -63,4 +63,22 @@ class SecretValuesNeverReachAProblemTest {
 
     assertThat(Secrets.mask("a overlap-secret-value-longer b")).isEqualTo("a ****** b");
   }
+
+  @Test
+  void aSecretsDefaultIsWrittenInTheFileSoItIsNotMasked() {
+    var app =
+        Configs.read(
+                """
+                flows:
+                  - name: f
+                    processors:
+                      - logger: { message: "${secret:UNSET_KEY:default-Hh12-word}" }
+                """,
+                Configs.environment(Map.of()))
+            .application()
+            .build();
+
+    assertThat(app.flows()).hasSize(1);
+    assertThat(Secrets.mask("default-Hh12-word")).isEqualTo("default-Hh12-word");
+  }
 }

@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
 /**
  * Resolves the placeholders of a scalar value of a configuration file: {@code ${NAME}}, {@code
  * ${NAME:default}}, {@code ${env:NAME}}, {@code ${sys:name}}, {@code ${file:path}}, each of them
- * wrapped or not in {@code ${secret:...}}, and the escape {@code $${} for a literal {@code ${}.
- * Every placeholder that cannot be resolved is a problem at its line and column; the values of
- * secret ones are registered with {@link Secrets}.
+ * wrapped or not in {@code ${secret:...}}. Every placeholder that cannot be resolved is a problem
+ * at its line and column; <code>$${</code> is the escape of a literal <code>${</code>; the values
+ * of secret ones are registered with {@link Secrets}.
  *
  * <p>A plain (unquoted) value that is one placeholder and nothing else is typed as YAML would have
  * typed the resolved text written plain, so that {@code port: ${PORT}} is an integer when {@code
@@ -67,7 +67,7 @@ final class PlaceholderResolver {
    * The value of the text {@code text} at {@code path}, written at {@code line}:{@code column}, its
    * placeholders resolved; the text itself when one cannot be (a problem is recorded). {@code
    * plain} tells an unquoted value; {@code exact} one whose characters are at their column (plain,
-   * on one line), so that a problem points at the {@code ${} itself, not at the value.
+   * on one line), so that a problem points at the <code>${</code> itself, not at the value.
    */
   JsonNode resolve(String path, String text, boolean plain, boolean exact, int line, int column) {
     if (text.indexOf('$') < 0) {

@@ -80,9 +80,10 @@ class PlaceholdersFromTheEnvironmentAsAProcessTest {
   }
 
   @Test
+  // As shipped: the command's own logging (LogConfigurator), not the tests' logback-test.xml.
   void runServesTheSecretPathWithoutEverShowingIt() throws Exception {
     try (SluiceProcess sluice =
-        SluiceProcess.start(
+        SluiceProcess.startAsShipped(
             work,
             Map.of("HOOK_TOKEN", TOKEN, "LISTEN_HOST", "127.0.0.1"),
             "run",
@@ -116,7 +117,9 @@ class PlaceholdersFromTheEnvironmentAsAProcessTest {
       sluice.terminate();
       assertThat(sluice.awaitExit(60)).as("exit code; log:%n%s", sluice.log()).isZero();
       assertThat(sluice.log())
-          .contains("Flow 'hooks' started: source=http-listener(127.0.0.1:0/hooks/******)")
+          .contains(
+              "i.s.c.i.ApplicationRuntime - Flow 'hooks' started:"
+                  + " source=http-listener(127.0.0.1:0/hooks/******)")
           .doesNotContain(TOKEN);
     }
   }

@@ -151,7 +151,7 @@ public final class ConfigLoader {
     for (ConfigProblem p : schema.problems()) {
       // A value whose placeholder failed is reported as such, not as the placeholder's text.
       if (!placeholders.failed().contains(p.path())) {
-        problems.add(p);
+        problems.add(placeholders.explain(p));
       }
     }
     ProblemCollector mapping = new ProblemCollector(sourceMap);
@@ -162,7 +162,7 @@ public final class ConfigLoader {
                 componentLoader,
                 mapping)
             .map(new ConfigNode(root, "", mapping));
-    problems.addUnexplained(mapping.problems());
+    problems.addUnexplained(mapping.problems().stream().map(placeholders::explain).toList());
     problems.throwIfAny();
     return configuration;
   }

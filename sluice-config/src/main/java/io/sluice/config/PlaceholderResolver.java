@@ -13,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -46,6 +48,7 @@ final class PlaceholderResolver {
   private final String fileName;
   private final ProblemCollector problems;
   private final Set<String> failed = new HashSet<>();
+  private final Map<String, String> written = new HashMap<>();
 
   PlaceholderResolver(
       PropertySources sources, Path baseDirectory, String fileName, ProblemCollector problems) {
@@ -58,6 +61,21 @@ final class PlaceholderResolver {
   /** The paths whose values held a placeholder that could not be resolved. */
   Set<String> failed() {
     return failed;
+  }
+
+  /**
+   * {@code problem} itself, or, when its value came from placeholders, the same problem saying what
+   * was written: a rule broken by {@code 80800} reads better next to {@code ${PORT}0}.
+   */
+  ConfigProblem explain(ConfigProblem problem) {
+    String text = written.get(problem.path());
+    return text == null
+        ? problem
+        : new ConfigProblem(
+            problem.path(),
+            problem.value(),
+            problem.rule() + " (resolved from " + text + ")",
+            problem.source());
   }
 
   /** One placeholder's value, and whether it is secret. */
@@ -120,6 +138,9 @@ final class PlaceholderResolver {
     if (!ok) {
       failed.add(path);
       return TextNode.valueOf(text);
+    }
+    if (!resolved.isEmpty()) {
+      written.put(path, text);
     }
     String result = out.toString();
     boolean whole =

@@ -86,13 +86,18 @@ class APlainPlaceholderIsTypedByItsValueTest {
                 SOURCES))
         .extracting(ConfigProblem::path, ConfigProblem::value, ConfigProblem::rule)
         .containsExactly(
-            tuple("flows[0].source.http-listener.port", "8080", "must be an integer, not a string"),
             tuple(
-                "flows[1].source.http-listener.port", "80800", "must be an integer, not a string"),
+                "flows[0].source.http-listener.port",
+                "8080",
+                "must be an integer, not a string (resolved from ${PORT})"),
+            tuple(
+                "flows[1].source.http-listener.port",
+                "80800",
+                "must be an integer, not a string (resolved from ${PORT}0)"),
             tuple(
                 "flows[2].source.http-listener.port",
                 "eighty",
-                "must be an integer, not a string"));
+                "must be an integer, not a string (resolved from ${WORD})"));
   }
 
   @Test

@@ -35,6 +35,8 @@ final class ConfiguredStorage {
 
   @Mixin ComponentClasspath classpath;
 
+  @Mixin PlaceholderOptions placeholders;
+
   private ClassLoader loader;
   private Configuration configuration;
   private Application described;
@@ -50,7 +52,7 @@ final class ConfiguredStorage {
   /** The configuration file, read once. */
   Configuration configuration() {
     if (configuration == null) {
-      configuration = ConfigLoader.read(config, loader());
+      configuration = ConfigLoader.read(config, loader(), placeholders.sources());
     }
     return configuration;
   }

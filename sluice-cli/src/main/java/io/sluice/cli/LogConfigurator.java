@@ -14,7 +14,8 @@ import ch.qos.logback.core.status.NopStatusListener;
  * The {@code sluice} command's logging, set up in code (found by Logback through {@code
  * META-INF/services}): one line per event on standard error, {@code INFO} unless {@code
  * SLUICE_LOG_LEVEL} (a system property or an environment variable) says otherwise, and the chatty
- * libraries (Micrometer, the schema validator, the connection pool) at {@code WARN}.
+ * libraries (Micrometer, the schema validator, the connection pool) at {@code WARN}; every secret
+ * value of the configuration masked ({@link MaskingEncoder}).
  *
  * <p>It replaces a {@code logback.xml} that said the same: reading it made Logback load its XML
  * configurator, about 250 classes, on every start, which a short command such as {@code sluice jobs
@@ -35,7 +36,7 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     }
     context.getStatusManager().add(new NopStatusListener());
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    PatternLayoutEncoder encoder = new MaskingEncoder();
     encoder.setContext(context);
     encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{24} - %msg%n");
     encoder.start();

@@ -1,5 +1,7 @@
 package io.sluice.cli;
 
+import java.io.OutputStreamWriter;
+import java.nio.charset.Charset;
 import picocli.CommandLine;
 
 /** The {@code sluice} command's entry point. */
@@ -9,7 +11,11 @@ public final class Main {
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
-    System.exit(commandLine(args).execute(args));
+    CommandLine commandLine = commandLine(args);
+    int code = commandLine.execute(args);
+    commandLine.getOut().flush();
+    commandLine.getErr().flush();
+    System.exit(code);
   }
 
   /** The command line with every command, ready to execute; tests set its output streams. */
@@ -17,10 +23,18 @@ public final class Main {
     return commandLine(new String[0]);
   }
 
-  /** The command line with the commands {@code args} names (see {@link CommandTree}). */
+  /**
+   * The command line with the commands {@code args} names (see {@link CommandTree}), printing
+   * through {@link MaskingWriter}s so that no secret value of a configuration is shown.
+   */
   static CommandLine commandLine(String[] args) {
     return CommandTree.of(args)
         .setExecutionExceptionHandler(new ErrorReporter())
-        .setCaseInsensitiveEnumValuesAllowed(true);
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setOut(
+            MaskingWriter.printWriter(new OutputStreamWriter(System.out, Charset.defaultCharset())))
+        .setErr(
+            MaskingWriter.printWriter(
+                new OutputStreamWriter(System.err, Charset.defaultCharset())));
   }
 }

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.config.Secrets;
 import io.sluice.core.SluiceException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,7 +18,8 @@ import java.util.concurrent.Executors;
  * and {@code GET /health}. A small JDK HTTP server on its own port, so it answers even when the
  * flows are saturated. With a token ({@link ManagementAccess}) every path but {@code /health}
  * (which says only UP, for load balancers that probe without credentials) answers 401 to a request
- * without {@code Authorization: Bearer TOKEN}.
+ * without {@code Authorization: Bearer TOKEN}. A secret value ({@link Secrets}) in a tag is served
+ * masked.
  */
 final class ManagementServer implements AutoCloseable {
 
@@ -84,7 +86,9 @@ final class ManagementServer implements AutoCloseable {
       reply(exchange, 405, "text/plain", "Only GET is supported\n");
       return;
     }
-    reply(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
+    // A tag may hold a secret value (a flow named by a ${secret:...}, a URL): never served.
+    reply(
+        exchange, 200, "text/plain; version=0.0.4; charset=utf-8", Secrets.mask(registry.scrape()));
   }
 
   private void reply(HttpExchange exchange, int status, String type, String body)

@@ -34,7 +34,10 @@ import picocli.CommandLine.Parameters;
       "gracefully: sources stop, messages in flight finish within sluice.shutdownTimeout.",
       "With job handlers under sluice.jobs, a job executor node runs too, on the store of",
       "sluice.store; it stops first, its running jobs finishing within sluice.jobs.shutdownTimeout.",
-      "Batch jobs (batch:) do not run here: sluice batch run runs one."
+      "Batch jobs (batch:) do not run here: sluice batch run runs one.",
+      "Placeholders ($${NAME}, $${env:NAME}, $${file:path}, ...) are resolved from --property,",
+      "--properties files, system properties and the environment; a $${secret:...} value is",
+      "masked in the log, in errors and on /metrics."
     })
 final class RunCommand implements Callable<Integer> {
 
@@ -44,6 +47,8 @@ final class RunCommand implements Callable<Integer> {
   Path config;
 
   @Mixin ComponentClasspath classpath;
+
+  @Mixin PlaceholderOptions placeholders;
 
   @Option(
       names = "--management-port",
@@ -84,7 +89,8 @@ final class RunCommand implements Callable<Integer> {
                 managementAllowUnauthenticated,
                 System.getenv());
     PrometheusMeterRegistry registry = ManagementServer.registry();
-    Configuration configuration = ConfigLoader.read(config, classpath.loader());
+    Configuration configuration =
+        ConfigLoader.read(config, classpath.loader(), placeholders.sources());
     Application app = configuration.application().meterRegistry(registry).build();
     List<String> batchJobs = configuration.section(BatchConfig.class).names();
     if (app.flows().isEmpty()

@@ -22,7 +22,9 @@ import picocli.CommandLine.Spec;
     header = "Checks a configuration and lists every problem at once.",
     description = {
       "Checks a configuration file against the schema and the rules of every component,",
-      "and lists every problem at once (path, value, rule, line). Runs nothing."
+      "and lists every problem at once (path, value, rule, line). Runs nothing.",
+      "Placeholders ($${NAME}, $${NAME:default}, $${env:NAME}, $${sys:name}, $${file:path},",
+      "$${secret:...}) are resolved first; one that is not set is a problem at its line."
     })
 final class ValidateCommand implements Callable<Integer> {
 
@@ -31,11 +33,14 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Mixin ComponentClasspath classpath;
 
+  @Mixin PlaceholderOptions placeholders;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
-    Configuration configuration = ConfigLoader.read(config, classpath.loader());
+    Configuration configuration =
+        ConfigLoader.read(config, classpath.loader(), placeholders.sources());
     var application = configuration.application().build();
     PrintWriter out = spec.commandLine().getOut();
     out.printf(

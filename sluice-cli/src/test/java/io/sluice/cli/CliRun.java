@@ -3,21 +3,20 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine;
 
-/** Runs the command in-process and keeps what it printed. */
+/** Runs the command in-process and keeps what it printed, secrets masked as the command does. */
 record CliRun(int exitCode, String out, String err) {
 
   static CliRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine command = Main.commandLine();
-    command.setOut(new PrintWriter(out, true));
-    command.setErr(new PrintWriter(err, true));
+    command.setOut(MaskingWriter.printWriter(out));
+    command.setErr(MaskingWriter.printWriter(err));
     int code = command.execute(args);
     return new CliRun(code, out.toString(), err.toString());
   }

@@ -22,6 +22,7 @@ final class ConfiguredStores {
     configured.storage = new ConfiguredStorage();
     configured.storage.config = config;
     configured.storage.classpath = new ComponentClasspath();
+    configured.storage.placeholders = new PlaceholderOptions();
     AtomicLong id = new AtomicLong();
     configured.use(
         store -> {

@@ -1,11 +1,15 @@
 package io.sluice.cli;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The {@code sluice} command as a child process, on this test's classpath (so test components are
@@ -22,11 +26,40 @@ final class SluiceProcess implements AutoCloseable {
   }
 
   static SluiceProcess start(Path workDir, String... args) throws IOException {
-    return start(workDir, null, args);
+    return start(workDir, (Path) null, args);
+  }
+
+  /**
+   * As {@link #start(Path, String...)}, with {@code environment} added to this process's
+   * environment: the one way to give a child process variables a test cannot set on itself.
+   */
+  static SluiceProcess start(Path workDir, Map<String, String> environment, String... args)
+      throws IOException {
+    return start(workDir, null, environment, System.getProperty("java.class.path"), args);
+  }
+
+  /**
+   * As {@link #start(Path, Map, String...)}, without the test classes on the class path: the
+   * command logs as it does for users ({@link LogConfigurator}), not as {@code logback-test.xml}
+   * says, and no test component is loadable.
+   */
+  static SluiceProcess startAsShipped(Path workDir, Map<String, String> environment, String... args)
+      throws IOException {
+    String classPath =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(entry -> !Path.of(entry).endsWith("test-classes"))
+            .collect(Collectors.joining(File.pathSeparator));
+    return start(workDir, null, environment, classPath, args);
   }
 
   /** As {@link #start(Path, String...)}, its standard input read from {@code stdin} when given. */
   static SluiceProcess start(Path workDir, Path stdin, String... args) throws IOException {
+    return start(workDir, stdin, Map.of(), System.getProperty("java.class.path"), args);
+  }
+
+  private static SluiceProcess start(
+      Path workDir, Path stdin, Map<String, String> environment, String classPath, String... args)
+      throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command =
         new ArrayList<>(
@@ -34,7 +67,7 @@ final class SluiceProcess implements AutoCloseable {
                 java,
                 "--enable-native-access=ALL-UNNAMED",
                 "-cp",
-                System.getProperty("java.class.path"),
+                classPath,
                 Main.class.getName()));
     command.addAll(List.of(args));
     Path log = workDir.resolve("sluice.log");
@@ -46,6 +79,7 @@ final class SluiceProcess implements AutoCloseable {
     if (stdin != null) {
       builder.redirectInput(stdin.toFile());
     }
+    builder.environment().putAll(environment);
     Process process = builder.start();
     return new SluiceProcess(process, log);
   }

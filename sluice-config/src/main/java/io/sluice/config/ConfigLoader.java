@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.ProblemCollector;
 import io.sluice.config.spi.SourceMap;
+import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.app.Application;
 import java.nio.file.Path;
@@ -23,6 +24,12 @@ import java.nio.file.Path;
  *
  * <p>Relative directories in the file are resolved against the file's own directory, so a
  * configuration means the same whatever the working directory.
+ *
+ * <p>Placeholders in values ({@code ${NAME}}, {@code ${NAME:default}}, {@code ${env:NAME}}, {@code
+ * ${sys:name}}, {@code ${file:path}}, {@code ${secret:...}}) are resolved before the schema checks
+ * the file, from the {@link PropertySources} given ({@link PropertySources#system()} when none is);
+ * one that is not set is a problem at its line. The values of secret ones are registered with
+ * {@link Secrets}, and masked in every problem reported.
  */
 public final class ConfigLoader {
 
@@ -47,10 +54,25 @@ public final class ConfigLoader {
    * job handlers from {@code componentLoader}.
    */
   public static Configuration read(Path file, ClassLoader componentLoader) {
+    return read(file, componentLoader, PropertySources.system());
+  }
+
+  /**
+   * Reads {@code file} with its jobs, as {@link #read(Path, ClassLoader)} does, its placeholders
+   * resolved from {@code sources} (properties files, system properties, environment).
+   */
+  public static Configuration read(
+      Path file, ClassLoader componentLoader, PropertySources sources) {
     Path absolute = file.toAbsolutePath().normalize();
     String yaml = ConfigFileReader.read(absolute);
     Path directory = absolute.getParent() != null ? absolute.getParent() : absolute;
-    return read(absolute.getFileName().toString(), yaml, directory, componentLoader);
+    return read(
+        absolute.getFileName().toString(),
+        yaml,
+        directory,
+        componentLoader,
+        sources,
+        SchemaValidation.DEFAULT);
   }
 
   /**
@@ -65,7 +87,21 @@ public final class ConfigLoader {
   /** Reads configuration text with its jobs ({@code sluice.jobs:}), as {@link #parse} does. */
   public static Configuration read(
       String sourceName, String yaml, Path baseDirectory, ClassLoader componentLoader) {
-    return read(sourceName, yaml, baseDirectory, componentLoader, SchemaValidation.DEFAULT);
+    return read(sourceName, yaml, baseDirectory, componentLoader, PropertySources.system());
+  }
+
+  /**
+   * Reads configuration text with its jobs, as {@link #parse} does, its placeholders resolved from
+   * {@code sources}; a {@code ${file:path}} is relative to {@code baseDirectory}.
+   */
+  public static Configuration read(
+      String sourceName,
+      String yaml,
+      Path baseDirectory,
+      ClassLoader componentLoader,
+      PropertySources sources) {
+    return read(
+        sourceName, yaml, baseDirectory, componentLoader, sources, SchemaValidation.DEFAULT);
   }
 
   /** Reads configuration text with the components of {@code validation}'s schema. */
@@ -75,14 +111,49 @@ public final class ConfigLoader {
       Path baseDirectory,
       ClassLoader componentLoader,
       SchemaValidation validation) {
+    return read(
+        sourceName, yaml, baseDirectory, componentLoader, PropertySources.system(), validation);
+  }
+
+  private static Configuration read(
+      String sourceName,
+      String yaml,
+      Path baseDirectory,
+      ClassLoader componentLoader,
+      PropertySources sources,
+      SchemaValidation validation) {
+    try {
+      return resolveAndMap(sourceName, yaml, baseDirectory, componentLoader, sources, validation);
+    } catch (ConfigurationException e) {
+      throw Secrets.mask(e);
+    }
+  }
+
+  private static Configuration resolveAndMap(
+      String sourceName,
+      String yaml,
+      Path baseDirectory,
+      ClassLoader componentLoader,
+      PropertySources sources,
+      SchemaValidation validation) {
     ConfigFileReader.check(sourceName, yaml);
     SourceMap sourceMap = new SourceMap(sourceName);
     ProblemCollector problems = new ProblemCollector(sourceMap);
-    JsonNode root = new YamlTreeReader(sourceMap, problems).read(yaml);
+    PlaceholderResolver placeholders =
+        new PlaceholderResolver(
+            sources, baseDirectory.toAbsolutePath().normalize(), sourceName, problems);
+    JsonNode root = new YamlTreeReader(sourceMap, problems, placeholders).read(yaml);
     if (root == null) {
       problems.throwIfAny();
     }
-    validation.validate(root, problems);
+    ProblemCollector schema = new ProblemCollector(sourceMap);
+    validation.validate(root, schema);
+    for (ConfigProblem p : schema.problems()) {
+      // A value whose placeholder failed is reported as such, not as the placeholder's text.
+      if (!placeholders.failed().contains(p.path())) {
+        problems.add(placeholders.explain(p));
+      }
+    }
     ProblemCollector mapping = new ProblemCollector(sourceMap);
     Configuration configuration =
         new ApplicationMapper(
@@ -91,7 +162,7 @@ public final class ConfigLoader {
                 componentLoader,
                 mapping)
             .map(new ConfigNode(root, "", mapping));
-    problems.addUnexplained(mapping.problems());
+    problems.addUnexplained(mapping.problems().stream().map(placeholders::explain).toList());
     problems.throwIfAny();
     return configuration;
   }

@@ -47,6 +47,10 @@ import org.yaml.snakeyaml.events.ScalarEvent;
  * it is in, keys written in that map winning, then earlier maps of the list over later ones (YAML
  * 1.1's merge type). Inside a copied value a problem points to where the anchor wrote it; the key
  * that holds the alias keeps its own place.
+ *
+ * <p>The placeholders of every scalar value (not of keys) are resolved as the value is read ({@link
+ * PlaceholderResolver}), so a value copied by an alias is the resolved one, and a problem of a
+ * placeholder names the line and column where it was written.
  */
 final class YamlTreeReader {
 
@@ -69,6 +73,7 @@ final class YamlTreeReader {
 
   private final SourceMap sourceMap;
   private final ProblemCollector problems;
+  private final PlaceholderResolver placeholders;
   private final Map<String, Anchored> anchors = new HashMap<>();
   private final Set<String> open = new HashSet<>();
   private int aliasedValues;
@@ -86,9 +91,10 @@ final class YamlTreeReader {
     }
   }
 
-  YamlTreeReader(SourceMap sourceMap, ProblemCollector problems) {
+  YamlTreeReader(SourceMap sourceMap, ProblemCollector problems, PlaceholderResolver placeholders) {
     this.sourceMap = sourceMap;
     this.problems = problems;
+    this.placeholders = placeholders;
   }
 
   /** The tree, or null after recording the syntax error (a YAML error ends the reading). */
@@ -230,6 +236,12 @@ final class YamlTreeReader {
     if (token == JsonToken.VALUE_NULL) {
       return NullNode.instance;
     }
+    if (token == JsonToken.VALUE_STRING) {
+      // Placeholders are resolved here, where the value's own line and style are known.
+      boolean plain = isPlain(parser);
+      return placeholders.resolve(
+          path, parser.getText(), plain, plain && onOneLine(parser), line(parser), column(parser));
+    }
     return SCALARS.readTree(parser);
   }
 
@@ -271,10 +283,19 @@ final class YamlTreeReader {
     }
   }
 
-  /** Whether the current key was written plain, not quoted: only a plain {@code <<} merges. */
+  /**
+   * Whether the current scalar was written plain, not quoted: only a plain {@code <<} merges, and
+   * only a plain placeholder is typed by its value.
+   */
   private static boolean isPlain(JsonParser parser) {
     return ((EventRecordingParser) parser).event() instanceof ScalarEvent scalar
         && scalar.isPlain();
+  }
+
+  /** Whether the current scalar was written on one line (its characters are where it says). */
+  private static boolean onOneLine(JsonParser parser) {
+    return ((EventRecordingParser) parser).event() instanceof ScalarEvent scalar
+        && scalar.getStartMark().getLine() == scalar.getEndMark().getLine();
   }
 
   /** How many values {@code node} holds, itself included. */

@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.jexl3.JexlBuilder;
+import org.apache.commons.jexl3.JexlContext;
 import org.apache.commons.jexl3.JexlEngine;
 import org.apache.commons.jexl3.JexlException;
 import org.apache.commons.jexl3.JexlScript;
-import org.apache.commons.jexl3.MapContext;
 import org.apache.commons.jexl3.introspection.JexlPermissions;
 
 /**
@@ -63,14 +63,8 @@ public final class Expression {
 
   /** Evaluates against a message; a failure is an {@link ExpressionException} naming the text. */
   public Object evaluate(Message message) {
-    MapContext context = new MapContext();
-    context.set("payload", message.payload());
-    context.set("attributes", message.attributes());
-    context.set("vars", message.variables());
-    context.set("error", message.error().map(Expression::errorView).orElse(null));
-    context.set("message", message);
     try {
-      return script.execute(context);
+      return script.execute(new MessageContext(message));
     } catch (JexlException e) {
       throw new ExpressionException(text, reason(e), e);
     }
@@ -94,6 +88,51 @@ public final class Expression {
   @Override
   public String toString() {
     return text;
+  }
+
+  /**
+   * The names an expression sees, read from the message when asked for rather than copied into a
+   * map first (an expression evaluated per message, a choice's condition, pays for no map); names a
+   * script assigns live in a map of its own, made when the first is assigned.
+   */
+  private static final class MessageContext implements JexlContext {
+    private final Message message;
+    private Map<String, Object> locals;
+
+    MessageContext(Message message) {
+      this.message = message;
+    }
+
+    @Override
+    public Object get(String name) {
+      if (locals != null && locals.containsKey(name)) {
+        return locals.get(name);
+      }
+      return switch (name) {
+        case "payload" -> message.payload();
+        case "attributes" -> message.attributes();
+        case "vars" -> message.variables();
+        case "error" -> message.error().map(Expression::errorView).orElse(null);
+        case "message" -> message;
+        default -> null;
+      };
+    }
+
+    @Override
+    public void set(String name, Object value) {
+      if (locals == null) {
+        locals = new HashMap<>();
+      }
+      locals.put(name, value);
+    }
+
+    @Override
+    public boolean has(String name) {
+      return switch (name) {
+        case "payload", "attributes", "vars", "error", "message" -> true;
+        default -> locals != null && locals.containsKey(name);
+      };
+    }
   }
 
   /** The error as JEXL sees it: a map, since JEXL reads no record components as properties. */

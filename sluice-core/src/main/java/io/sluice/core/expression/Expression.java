@@ -24,7 +24,9 @@ import org.apache.commons.jexl3.introspection.JexlPermissions;
  * payload.toUpperCase()} or {@code vars.count > 3}.
  *
  * <p>Expressions are compiled once, when the flow is built, so a syntax error is a configuration
- * error, not a runtime surprise. They are thread-safe.
+ * error, not a runtime surprise. They are thread-safe. A plain path ({@code payload.order.id}) and
+ * a path compared with a literal ({@code payload.country == 'FR'}) are evaluated without JEXL when
+ * they can be, with JEXL's result.
  */
 public final class Expression {
 
@@ -39,10 +41,12 @@ public final class Expression {
 
   private final String text;
   private final JexlScript script;
+  private final Shortcut shortcut;
 
   private Expression(String text, JexlScript script) {
     this.text = text;
     this.script = script;
+    this.shortcut = Shortcut.of(text);
   }
 
   /**
@@ -63,11 +67,31 @@ public final class Expression {
 
   /** Evaluates against a message; a failure is an {@link ExpressionException} naming the text. */
   public Object evaluate(Message message) {
+    if (shortcut != null) {
+      Object value = shortcut.evaluate(message);
+      if (value != Shortcut.UNSOLVED) {
+        return value;
+      }
+    }
     try {
       return script.execute(new MessageContext(message));
     } catch (JexlException e) {
       throw new ExpressionException(text, reason(e), e);
     }
+  }
+
+  /** Evaluates with JEXL alone, never the shortcut: what the shortcut must always agree with. */
+  Object evaluateWithJexl(Message message) {
+    try {
+      return script.execute(new MessageContext(message));
+    } catch (JexlException e) {
+      throw new ExpressionException(text, reason(e), e);
+    }
+  }
+
+  /** Whether this expression has a shortcut. */
+  boolean hasShortcut() {
+    return shortcut != null;
   }
 
   /** Evaluates and requires a boolean result. */

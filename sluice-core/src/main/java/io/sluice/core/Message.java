@@ -143,6 +143,9 @@ public final class Message {
     if (value == null && !map.containsKey(name)) {
       return map;
     }
+    if (value != null && map.size() < SMALL) {
+      return small(map, name, value);
+    }
     Map<String, Object> copy = new HashMap<>(map);
     if (value == null) {
       copy.remove(name);
@@ -150,6 +153,42 @@ public final class Message {
       copy.put(name, value);
     }
     return copy.isEmpty() ? EMPTY : Collections.unmodifiableMap(copy);
+  }
+
+  /** Up to this many variables or attributes, a change makes a compact immutable map. */
+  private static final int SMALL = 4;
+
+  /**
+   * {@code map} with {@code name} set, as one of the JDK's compact immutable maps: a flow sets
+   * variables one at a time (a foreach its counter once per element), and a hash map copied for
+   * each costs several objects where this costs two.
+   */
+  private static Map<String, Object> small(Map<String, Object> map, String name, Object value) {
+    Object[] kv = new Object[2 * (map.size() + 1)];
+    int n = 0;
+    for (Map.Entry<String, Object> entry : map.entrySet()) {
+      if (!entry.getKey().equals(name)) {
+        kv[n++] = entry.getKey();
+        kv[n++] = entry.getValue();
+      }
+    }
+    kv[n++] = name;
+    kv[n++] = value;
+    return switch (n / 2) {
+      case 1 -> Map.of(name, value);
+      case 2 -> Map.of((String) kv[0], kv[1], (String) kv[2], kv[3]);
+      case 3 -> Map.of((String) kv[0], kv[1], (String) kv[2], kv[3], (String) kv[4], kv[5]);
+      default ->
+          Map.of(
+              (String) kv[0],
+              kv[1],
+              (String) kv[2],
+              kv[3],
+              (String) kv[4],
+              kv[5],
+              (String) kv[6],
+              kv[7]);
+    };
   }
 
   /**

@@ -26,11 +26,13 @@ public final class WriteProcessor implements Processor {
 
   private final WriteConfig config;
   private final DocumentWriter writer;
+  private final Map<String, String> contentType;
 
   /** A writer of {@code config}. */
   public WriteProcessor(WriteConfig config) {
     this.config = Objects.requireNonNull(config, "config");
     this.writer = new DocumentWriter(config);
+    this.contentType = Map.of("content-type", config.format().mimeType());
   }
 
   /** A writer of the payload as {@code format} with the defaults. */
@@ -51,12 +53,12 @@ public final class WriteProcessor implements Processor {
   }
 
   /** The response headers with the format's content type. */
-  private Map<Object, Object> headers(Message message) {
-    Map<Object, Object> headers = new LinkedHashMap<>();
-    if (message.variable(HTTP_HEADERS) instanceof Map<?, ?> set) {
-      headers.putAll(set);
-      headers.keySet().removeIf(name -> "content-type".equalsIgnoreCase(String.valueOf(name)));
+  private Map<?, ?> headers(Message message) {
+    if (!(message.variable(HTTP_HEADERS) instanceof Map<?, ?> set)) {
+      return contentType; // the common case: no other header set, nothing to copy
     }
+    Map<Object, Object> headers = new LinkedHashMap<>(set);
+    headers.keySet().removeIf(name -> "content-type".equalsIgnoreCase(String.valueOf(name)));
     headers.put("content-type", config.format().mimeType());
     return headers;
   }

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.dataformat.xml.XmlFactory;
 import com.fasterxml.jackson.dataformat.xml.XmlMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.sluice.formats.Format;
 import io.sluice.formats.ReadConfig;
 import java.io.ByteArrayInputStream;
@@ -112,7 +113,7 @@ final class Parsers {
     if (input instanceof byte[] bytes) {
       return switch (format) {
         case JSON -> json.createParser(bytes);
-        case YAML -> yaml.createParser(bytes);
+        case YAML -> new NoAliasParser((YAMLParser) yaml.createParser(bytes));
         default -> parser(format, new ByteArrayInputStream(bytes));
       };
     }
@@ -122,9 +123,11 @@ final class Parsers {
               ? json.createParser(text)
               : json.createParser((InputStream) input);
       case YAML ->
-          input instanceof String text
-              ? yaml.createParser(text)
-              : yaml.createParser((InputStream) input);
+          new NoAliasParser(
+              (YAMLParser)
+                  (input instanceof String text
+                      ? yaml.createParser(text)
+                      : yaml.createParser((InputStream) input)));
       case CSV -> {
         CsvParser parser =
             input instanceof String text

@@ -125,7 +125,35 @@ public final class PathTemplate {
     return out.toString();
   }
 
-  /** A root and its steps: keys (String), indexes (Integer), and a final size(). */
+  /**
+   * A map key of a path, which remembers whether it names a property of the last map class it was
+   * asked about (most paths meet one class only, so the class's properties are looked up once).
+   */
+  private static final class Key {
+    private final String name;
+    private volatile Answer last = new Answer(Void.class, false);
+
+    private record Answer(Class<?> type, boolean property) {}
+
+    Key(String name) {
+      this.name = name;
+    }
+
+    String name() {
+      return name;
+    }
+
+    boolean isPropertyOf(Map<?, ?> map) {
+      Answer answer = last;
+      if (answer.type() != map.getClass()) {
+        answer = new Answer(map.getClass(), PROPERTIES.get(map.getClass()).contains(name));
+        last = answer;
+      }
+      return answer.property();
+    }
+  }
+
+  /** A root and its steps: keys, indexes (Integer), and a final size(). */
   private record Path(String root, List<Object> steps, boolean size) {
 
     static Path parse(String text) {
@@ -140,7 +168,7 @@ public final class PathTemplate {
           steps.add(Integer.valueOf(step.group(2)));
         } else {
           String key = step.group(1) != null ? step.group(1) : step.group(3);
-          steps.add(key != null ? key : step.group(4));
+          steps.add(new Key(key != null ? key : step.group(4)));
         }
       }
       return new Path(m.group(1), List.copyOf(steps), m.group(3) != null);
@@ -154,11 +182,12 @@ public final class PathTemplate {
             default -> message.attributes();
           };
       for (Object step : steps) {
-        if (step instanceof String key
-            && value instanceof Map<?, ?> map
-            && map.containsKey(key)
-            && !PROPERTIES.get(map.getClass()).contains(key)) {
-          value = map.get(key);
+        if (step instanceof Key key && value instanceof Map<?, ?> map) {
+          Object next = map.get(key.name());
+          if ((next == null && !map.containsKey(key.name())) || key.isPropertyOf(map)) {
+            return UNSOLVED;
+          }
+          value = next;
         } else if (step instanceof Integer index
             && value instanceof List<?> list
             && index < list.size()) {

@@ -6,7 +6,6 @@ import io.sluice.core.Message;
 import io.sluice.core.expression.Template;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
-import io.sluice.formats.internal.PathTemplate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,8 +84,9 @@ public final class TransformProcessor implements Processor {
         if (!parsed.isDynamic()) {
           return new Literal(text);
         }
-        PathTemplate paths = PathTemplate.of(parsed);
-        return paths == null ? new ExpressionLeaf(parsed) : new PathLeaf(paths);
+        // Plain paths (payload.order.items[0].sku) are walked without JEXL by the expressions
+        // themselves (Expression's shortcut).
+        return new ExpressionLeaf(parsed);
       } catch (ConfigurationException e) {
         e.problems().forEach(problems::add);
         return new Literal(null);
@@ -124,7 +124,7 @@ public final class TransformProcessor implements Processor {
   }
 
   /** A compiled part of the template. */
-  private sealed interface Node permits MapNode, ListNode, ExpressionLeaf, PathLeaf, Literal {
+  private sealed interface Node permits MapNode, ListNode, ExpressionLeaf, Literal {
     Object build(Message message);
   }
 
@@ -149,14 +149,6 @@ public final class TransformProcessor implements Processor {
   }
 
   private record ExpressionLeaf(Template template) implements Node {
-    @Override
-    public Object build(Message message) {
-      return template.evaluate(message);
-    }
-  }
-
-  /** Plain paths, walked without JEXL (which takes over whenever a step is not found). */
-  private record PathLeaf(PathTemplate template) implements Node {
     @Override
     public Object build(Message message) {
       return template.evaluate(message);

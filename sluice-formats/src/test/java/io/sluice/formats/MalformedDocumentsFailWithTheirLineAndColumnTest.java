@@ -39,4 +39,18 @@ class MalformedDocumentsFailWithTheirLineAndColumnTest {
     assertThat(error.getMessage()).contains("Trailing token");
     assertThat(error.line()).isEqualTo(2);
   }
+
+  @Test
+  void aReasonNamesPlacesAsLinesAndColumnsWithoutJacksonsSourceDescription() {
+    FormatException e =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            FormatException.class,
+            () ->
+                new ReadProcessor(ReadConfig.builder().format(Format.JSON).build())
+                    .process(Message.of("{\"id\": 4")));
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "The JSON document could not be read at line 1, column 9: Unexpected end-of-input:"
+                + " expected close marker for Object (start marker at line 1, column 1)");
+  }
 }

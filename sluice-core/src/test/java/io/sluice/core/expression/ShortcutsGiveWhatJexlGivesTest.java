@@ -32,6 +32,9 @@ class ShortcutsGiveWhatJexlGivesTest {
     order.put("digits", "3");
     order.put("items", List.of(Map.of("sku", "A-1"), Map.of("sku", "B-2")));
     order.put("empty", "not the map's isEmpty");
+    order.put("class", "gold");
+    order.put("size", 3);
+    order.put("odd", List.of(Map.of("sku", "A-1", "odd key", 1), Map.of("sku", "B]7")));
     return List.of(
         Message.of(Map.of("order", order)).withVariable("count", 3).withVariable("name", "ada"),
         Message.of(3),
@@ -77,7 +80,16 @@ class ShortcutsGiveWhatJexlGivesTest {
         "vars.count >= 7",
         "3 == payload",
         "'FR' == payload.order.country",
-        "payload.order.items[1].sku == 'B-2'"
+        "payload.order.items[1].sku == 'B-2'",
+        "payload.order.class",
+        "payload.order.size",
+        "payload.order.size()",
+        "payload.order.odd[0][\"odd key\"]",
+        "payload.order.odd[1]['sku']",
+        "payload.order.none.x",
+        "payload.order.count.x",
+        "payload.order.country.size()",
+        "vars.nothing"
       })
   void theShortcutAgreesWithJexl(String text) {
     Expression expression = Expression.compile("test", text);

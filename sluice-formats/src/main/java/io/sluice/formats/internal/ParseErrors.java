@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.sluice.formats.Format;
 import io.sluice.formats.FormatException;
+import java.util.regex.Pattern;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamException;
 import org.yaml.snakeyaml.error.Mark;
@@ -57,6 +58,9 @@ final class ParseErrors {
     return text == null ? failure.getClass().getSimpleName() : reason(text);
   }
 
+  private static final Pattern SOURCE =
+      Pattern.compile("\\[Source: [^;]*; line: (\\d+), column: (\\d+)]");
+
   private static String reason(String message) {
     String text = message == null ? "no reason given" : message;
     // Woodstox appends its own location, and Jackson a source description: the line and column
@@ -69,6 +73,9 @@ final class ParseErrors {
       int at = text.indexOf("Message: ");
       text = at < 0 ? text : text.substring(at + "Message: ".length());
     }
+    // Jackson names a start marker's place with its source, which is never shown:
+    // "(start marker at [Source: REDACTED (...); line: 1, column: 1])" says "line 1, column 1".
+    text = SOURCE.matcher(text).replaceAll("line $1, column $2");
     int newline = text.indexOf('\n');
     return (newline < 0 ? text : text.substring(0, newline)).trim();
   }

@@ -1,6 +1,7 @@
 package io.sluice.core.serialization;
 
 import io.sluice.core.SluiceException;
+import io.sluice.core.io.BoundedInputStream;
 import io.sluice.core.serialization.spi.ClassAllowList;
 import io.sluice.core.serialization.spi.ClassNotAllowedException;
 import io.sluice.core.serialization.spi.CorruptRecordException;
@@ -110,7 +111,17 @@ final class JdkSerializer implements ObjectSerializer {
     Object value;
     try (FilteredInputStream objects =
         new FilteredInputStream(
-            new Bounded(in, settings.maxBytes()), loader, limits, settings.allowList())) {
+            new BoundedInputStream(
+                in,
+                settings.maxBytes(),
+                maxBytes ->
+                    new SerializationException(
+                        "Serializer 'jdk' refused the stream: it is longer than maxBytes "
+                            + maxBytes
+                            + " (serialization.maxSize)")),
+            loader,
+            limits,
+            settings.allowList())) {
       value = objects.readObject();
     } catch (InvalidClassException e) {
       throw limits.explain(e);
@@ -274,52 +285,6 @@ final class JdkSerializer implements ObjectSerializer {
           "Serializer 'jdk' never reads dynamic proxies (interfaces "
               + Arrays.toString(interfaces)
               + ")");
-    }
-  }
-
-  /** Refuses a stream longer than maxBytes as it is read, whatever the filter saw. */
-  private static final class Bounded extends java.io.FilterInputStream {
-    private final long maxBytes;
-    private long read;
-
-    Bounded(InputStream in, long maxBytes) {
-      super(in);
-      this.maxBytes = maxBytes;
-    }
-
-    @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count(1);
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      if (n > 0) {
-        count(n);
-      }
-      return n;
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-      long skipped = super.skip(n);
-      count(skipped);
-      return skipped;
-    }
-
-    private void count(long n) {
-      read += n;
-      if (read > maxBytes) {
-        throw new SerializationException(
-            "Serializer 'jdk' refused the stream: it is longer than maxBytes "
-                + maxBytes
-                + " (serialization.maxSize)");
-      }
     }
   }
 

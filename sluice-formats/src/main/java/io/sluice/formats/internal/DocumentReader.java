@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.MappingIterator;
 import io.sluice.core.SluiceException;
+import io.sluice.core.io.BoundedInputStream;
 import io.sluice.formats.Format;
 import io.sluice.formats.FormatException;
 import io.sluice.formats.ReadConfig;
@@ -156,7 +157,7 @@ public final class DocumentReader {
           0,
           null);
     }
-    return whole ? new LimitedInputStream(stream, max) : stream;
+    return whole ? new BoundedInputStream(stream, max, TooLarge::new) : stream;
   }
 
   private FormatException tooLarge(Format format, String size) {

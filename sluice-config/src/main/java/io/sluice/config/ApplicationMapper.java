@@ -157,6 +157,11 @@ final class ApplicationMapper implements MappingContext {
   }
 
   @Override
+  public Processor processor(String kind, ConfigNode node) {
+    return processorMapper.embedded(kind, node);
+  }
+
+  @Override
   public String serializerName(ConfigNode node) {
     String name = node.text("serializer", null);
     if (name != null) {

@@ -44,8 +44,12 @@ final class FlowMapper {
     if (strategy == null) {
       return null;
     }
-    return problems.attempt(
-        node.path(), () -> new Flow(name, source, processors, sinks, errorHandler, strategy));
+    Flow.Builder flow = Flow.builder(name).source(source).strategy(strategy);
+    processors.forEach(flow::processor);
+    sinks.forEach(flow::sink);
+    errorHandler.forEach(flow::onError);
+    // The builder, which puts what the source asks to run first (its read:) before the processors.
+    return problems.attempt(node.path(), flow::build);
   }
 
   /** The source {@code node} declares (one key naming its kind), or null when broken or absent. */

@@ -77,4 +77,17 @@ final class ProcessorMapper {
     }
     return component.map(node, context);
   }
+
+  /** The processor {@code node} describes as the component {@code kind}, inside another. */
+  Processor embedded(String kind, ConfigNode node) {
+    ProcessorComponent component = registry.processors().get(kind);
+    if (component == null) {
+      problems.add(
+          node.path(),
+          null,
+          "needs the '" + kind + "' processor, which no module on the class path brings");
+      return null;
+    }
+    return component.map(node, context);
+  }
 }

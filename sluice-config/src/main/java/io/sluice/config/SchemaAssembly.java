@@ -46,9 +46,37 @@ final class SchemaAssembly {
       }
     }
     addStoreTypes(schema, registry);
+    fillAbsentProcessors(schema, registry);
     List<String> sources = new ArrayList<>(registry.sources().keySet());
     replaceKeys(schema, sources);
     return schema;
+  }
+
+  private static final String PROCESSOR_REF = "#/$defs/processor/properties/";
+
+  /**
+   * A fragment may take another component's keys by reference ({@code read:} in a source refers to
+   * the {@code read} processor's schema); where no module brings that component, the reference is
+   * replaced by a refusal of any value, saying which processor it needs, so the schema stays whole.
+   */
+  private static void fillAbsentProcessors(JsonNode node, ComponentRegistry registry) {
+    if (node instanceof ObjectNode object) {
+      JsonNode ref = object.get("$ref");
+      if (ref != null && ref.isTextual() && ref.asText().startsWith(PROCESSOR_REF)) {
+        String kind = ref.asText().substring(PROCESSOR_REF.length());
+        if (!registry.processors().containsKey(kind)) {
+          object.remove("$ref");
+          object.set("not", object.objectNode());
+          object.put(
+              "description",
+              object.path("description").asText()
+                  + " (The '"
+                  + kind
+                  + "' processor is not installed here.)");
+        }
+      }
+    }
+    node.forEach(child -> fillAbsentProcessors(child, registry));
   }
 
   /**

@@ -70,7 +70,7 @@ final class CoreSources {
       config.moveTo(context.path(s, "moveTo"));
     }
     FileSourceConfig built = context.problems().attempt(s.path(), config::build);
-    return built == null ? null : new FileSource(built);
+    return built == null ? null : context.parsedFirst(new FileSource(built), s);
   }
 
   static Source scheduler(ConfigNode s, MappingContext context) {

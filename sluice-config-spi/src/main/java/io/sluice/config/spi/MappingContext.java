@@ -35,6 +35,26 @@ public interface MappingContext {
    */
   List<OnError> errorHandler(ConfigNode parent, String key);
 
+  /**
+   * The processor {@code node} describes as the processor component {@code kind} (a {@code read:}
+   * inside a source), or null when it is broken or no module brings that component (a problem says
+   * so).
+   */
+  Processor processor(String kind, ConfigNode node);
+
+  /**
+   * {@code source} as it is, or, when its node {@code sourceNode} has {@code read:}, handing every
+   * message through that {@code read} processor first (parsed data, as a source is told to hand
+   * over); null when the read is broken.
+   */
+  default Source parsedFirst(Source source, ConfigNode sourceNode) {
+    if (source == null || sourceNode.node() == null || !sourceNode.node().has("read")) {
+      return source;
+    }
+    Processor read = processor("read", sourceNode.get("read"));
+    return read == null ? null : new FirstThrough(source, read);
+  }
+
   /** The source {@code node} declares (one key naming its kind), or null when broken or absent. */
   Source source(ConfigNode node);
 

@@ -116,9 +116,17 @@ public record Flow(
       return this;
     }
 
-    /** The flow; fails listing every broken rule. */
+    /**
+     * The flow, the processors its source asks to run first ({@link Source#firstProcessors()})
+     * before its own; fails listing every broken rule.
+     */
     public Flow build() {
-      return new Flow(name, source, processors, sinks, errorHandler, strategy);
+      List<Processor> all = processors;
+      if (source != null && !source.firstProcessors().isEmpty()) {
+        all = new ArrayList<>(source.firstProcessors());
+        all.addAll(processors);
+      }
+      return new Flow(name, source, all, sinks, errorHandler, strategy);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.sluice.core.spi;
 
+import java.util.List;
+
 /**
  * A source produces the messages of one flow (a directory poller, a scheduler, a queue listener)
  * and hands each to {@link SourceContext#submit}.
@@ -35,6 +37,15 @@ public interface Source {
    */
   default boolean handsStreams() {
     return false;
+  }
+
+  /**
+   * Processors this source asks its flow to run first on every message it hands over: the parse its
+   * configuration asks for ({@code read:} on a file source or an HTTP listener). The flow's builder
+   * puts them before the flow's own processors. None by default.
+   */
+  default List<Processor> firstProcessors() {
+    return List.of();
   }
 
   /** A short name for logs and metrics. */

@@ -61,7 +61,7 @@ final class HttpListenerComponent implements SourceComponent {
         problems.attempt(
             s.path(),
             () -> new HttpListenerSource(built == null ? d : built, path, methods, streaming));
-    return built == null ? null : listener;
+    return built == null ? null : context.parsedFirst(listener, s);
   }
 
   @Override

@@ -413,4 +413,71 @@ public final class Aggregate implements Processor {
   public List<Processor> processors() {
     return processors;
   }
+
+  /** A builder for an aggregate named {@code name}. */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /**
+   * Builds an {@link Aggregate}: correlated by {@link #DEFAULT_CORRELATION}, sized by {@link
+   * #DEFAULT_SIZE}, members keyed by {@link #DEFAULT_MEMBER}, in memory, unless told.
+   */
+  public static final class Builder {
+    private final String name;
+    private Expression correlation = Expression.compile("correlation", DEFAULT_CORRELATION);
+    private Expression size = Expression.compile("size", DEFAULT_SIZE);
+    private Expression member = Expression.compile("member", DEFAULT_MEMBER);
+    private Duration timeout;
+    private boolean persistent;
+    private String serializer;
+    private final List<Processor> processors = new ArrayList<>();
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** The group a message belongs to: a JEXL expression. */
+    public Builder correlation(String expression) {
+      this.correlation = Expression.compile("correlation", expression);
+      return this;
+    }
+
+    /** How many members complete a group: a JEXL expression ({@code 10}, {@code vars.n}). */
+    public Builder size(String expression) {
+      this.size = Expression.compile("size", expression);
+      return this;
+    }
+
+    /** A member's key in its group: a JEXL expression. */
+    public Builder member(String expression) {
+      this.member = Expression.compile("member", expression);
+      return this;
+    }
+
+    /** How long after its first member a group is handed over anyway. */
+    public Builder timeout(Duration value) {
+      this.timeout = value;
+      return this;
+    }
+
+    /** Keeps the groups in the application's store, written with the named serializer or null. */
+    public Builder persistent(String serializerName) {
+      this.persistent = true;
+      this.serializer = serializerName;
+      return this;
+    }
+
+    /** Appends processors run on a complete group. */
+    public Builder processors(Processor... values) {
+      processors.addAll(List.of(values));
+      return this;
+    }
+
+    /** The aggregate. */
+    public Aggregate build() {
+      return new Aggregate(
+          name, correlation, size, member, timeout, persistent, serializer, processors);
+    }
+  }
 }

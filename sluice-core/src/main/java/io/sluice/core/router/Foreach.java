@@ -165,4 +165,58 @@ public final class Foreach extends RouterBase {
   public List<Processor> processors() {
     return processors;
   }
+
+  /** A builder for a foreach named {@code name} (null: {@code foreach}). */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** Builds a {@link Foreach}; unset, it goes over the payload, one element a run. */
+  public static final class Builder {
+    private final String name;
+    private Expression collection;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private String counterVariable = DEFAULT_COUNTER_VARIABLE;
+    private String rootVariable = DEFAULT_ROOT_VARIABLE;
+    private final List<Processor> processors = new ArrayList<>();
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** What to go over: a JEXL expression ({@code payload.lines}). */
+    public Builder collection(String expression) {
+      this.collection = Expression.compile("collection", expression);
+      return this;
+    }
+
+    /** Elements per run. */
+    public Builder batchSize(int value) {
+      this.batchSize = value;
+      return this;
+    }
+
+    /** The variable holding the run's number. */
+    public Builder counterVariable(String value) {
+      this.counterVariable = value;
+      return this;
+    }
+
+    /** The variable holding the message as it entered. */
+    public Builder rootMessageVariable(String value) {
+      this.rootVariable = value;
+      return this;
+    }
+
+    /** Appends processors run per element. */
+    public Builder processors(Processor... values) {
+      processors.addAll(List.of(values));
+      return this;
+    }
+
+    /** The foreach. */
+    public Foreach build() {
+      return new Foreach(name, collection, batchSize, counterVariable, rootVariable, processors);
+    }
+  }
 }

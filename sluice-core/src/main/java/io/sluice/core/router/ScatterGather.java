@@ -127,4 +127,51 @@ public final class ScatterGather extends RouterBase {
   public List<Route> routes() {
     return routes;
   }
+
+  /** A builder for a scatter-gather named {@code name} (null: {@code scatter-gather}). */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** Builds a {@link ScatterGather}: no timeout, failures not tolerated unless told. */
+  public static final class Builder {
+    private final String name;
+    private final List<Route> routes = new ArrayList<>();
+    private Duration timeout;
+    private boolean tolerateFailures = DEFAULT_TOLERATE_FAILURES;
+    private String errorsVariable = DEFAULT_ERRORS_VARIABLE;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** A route named {@code routeName} (its key in the result). */
+    public Builder route(String routeName, Processor... processors) {
+      routes.add(new Route(routeName, List.of(processors)));
+      return this;
+    }
+
+    /** A route known by its number. */
+    public Builder route(Processor... processors) {
+      return route(null, processors);
+    }
+
+    /** How long the routes may take together. */
+    public Builder timeout(Duration value) {
+      this.timeout = value;
+      return this;
+    }
+
+    /** Failed routes leave the others' results, their errors in {@code variable}. */
+    public Builder tolerateFailures(String variable) {
+      this.tolerateFailures = true;
+      this.errorsVariable = variable;
+      return this;
+    }
+
+    /** The scatter-gather. */
+    public ScatterGather build() {
+      return new ScatterGather(name, routes, timeout, tolerateFailures, errorsVariable);
+    }
+  }
 }

@@ -137,4 +137,11 @@ public final class Split extends RouterBase {
   public List<Processor> processors() {
     return processors;
   }
+
+  /**
+   * A split named {@code name} (null: {@code split}) of the payload, its parts run through these.
+   */
+  public static Split of(String name, Processor... processors) {
+    return new Split(name, null, List.of(processors));
+  }
 }

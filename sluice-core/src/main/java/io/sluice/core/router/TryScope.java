@@ -49,4 +49,37 @@ public final class TryScope extends RouterBase {
   public List<OnError> errorHandler() {
     return errorHandler;
   }
+
+  /** A builder for a try named {@code name} (null: {@code try}). */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** Builds a {@link TryScope}. */
+  public static final class Builder {
+    private final String name;
+    private final List<Processor> processors = new ArrayList<>();
+    private final List<OnError> errorHandler = new ArrayList<>();
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** Appends processors. */
+    public Builder processors(Processor... values) {
+      processors.addAll(List.of(values));
+      return this;
+    }
+
+    /** Appends an error branch. */
+    public Builder onError(OnError branch) {
+      errorHandler.add(branch);
+      return this;
+    }
+
+    /** The try. */
+    public TryScope build() {
+      return new TryScope(name, processors, errorHandler);
+    }
+  }
 }

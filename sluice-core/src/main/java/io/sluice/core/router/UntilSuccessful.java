@@ -9,6 +9,7 @@ import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Step;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -129,5 +130,70 @@ public final class UntilSuccessful extends RouterBase {
   /** What runs. */
   public List<Processor> processors() {
     return processors;
+  }
+
+  /** A builder for an until-successful named {@code name} (null: {@code until-successful}). */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /**
+   * Builds an until-successful: {@link #DEFAULT_MAX_RETRIES} retries after {@link
+   * #DEFAULT_BACKOFF}, every error retried, in memory, unless told.
+   */
+  public static final class Builder {
+    private final String name;
+    private int maxRetries = DEFAULT_MAX_RETRIES;
+    private Backoff backoff = DEFAULT_BACKOFF;
+    private final List<String> retryOn = new ArrayList<>();
+    private final List<Processor> processors = new ArrayList<>();
+    private boolean persistent;
+    private String serializer;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** Retries after the first try. */
+    public Builder maxRetries(int value) {
+      this.maxRetries = value;
+      return this;
+    }
+
+    /** The delay before each retry. */
+    public Builder backoff(Backoff value) {
+      this.backoff = value;
+      return this;
+    }
+
+    /** The errors retried: class names or error types; none named retries every error. */
+    public Builder retryOn(String... types) {
+      retryOn.addAll(List.of(types));
+      return this;
+    }
+
+    /** Appends processors. */
+    public Builder processors(Processor... values) {
+      processors.addAll(List.of(values));
+      return this;
+    }
+
+    /**
+     * Keeps waiting messages in the application's store, written with the named serializer (null:
+     * the default); the flow goes on at once ({@link PersistentUntilSuccessful}).
+     */
+    public Builder persistent(String serializerName) {
+      this.persistent = true;
+      this.serializer = serializerName;
+      return this;
+    }
+
+    /** The scope: an {@link UntilSuccessful}, or a {@link PersistentUntilSuccessful}. */
+    public Processor build() {
+      return persistent
+          ? new PersistentUntilSuccessful(
+              name, maxRetries, backoff, retryOn, processors, serializer)
+          : new UntilSuccessful(name, maxRetries, backoff, retryOn, processors);
+    }
   }
 }

@@ -9,8 +9,8 @@ import java.io.Writer;
  * A writer that masks secret values ({@link Secrets}) in what the command prints: the {@code
  * sluice} command's standard output and error go through one, so a secret a command would print (a
  * flow name {@code validate} lists, a store's user {@code batch list} names) shows as {@code
- * ******}. Text is held until a line ends or the writer is flushed, so that a secret written in two
- * pieces is still found whole; while no secret is registered it passes text straight through.
+ * ******}. Text is held until the writer is flushed (a println does), so that a secret written in
+ * two pieces is still found whole; while no secret is registered it passes text straight through.
  */
 final class MaskingWriter extends Writer {
 
@@ -33,12 +33,9 @@ final class MaskingWriter extends Writer {
         delegate.write(text, offset, length);
         return;
       }
+      // Held to the next flush (a println's), then masked whole: cut at a line end, a secret
+      // holding one (a PEM key) would go out in two halves, neither of which is the secret.
       pending.append(text, offset, length);
-      int lineEnd = pending.lastIndexOf("\n");
-      if (lineEnd >= 0) {
-        delegate.write(Secrets.mask(pending.substring(0, lineEnd + 1)));
-        pending.delete(0, lineEnd + 1);
-      }
     }
   }
 

@@ -25,6 +25,16 @@ final class ConfigFileReader {
 
   private ConfigFileReader() {}
 
+  /**
+   * At most {@link #MAX_BYTES} + 1 bytes of {@code file}, so a caller tells a file too large (or a
+   * pipe or device, whose size says nothing) without reading it whole.
+   */
+  static byte[] readAtMost(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return in.readNBytes(MAX_BYTES + 1);
+    }
+  }
+
   /** The text of {@code file}, or a {@link ConfigurationException} saying why it has none. */
   static String read(Path file) {
     byte[] bytes;
@@ -33,9 +43,7 @@ final class ConfigFileReader {
       if (size > MAX_BYTES) {
         throw tooLarge(file.toString(), size + " bytes");
       }
-      try (InputStream in = Files.newInputStream(file)) {
-        bytes = in.readNBytes(MAX_BYTES + 1);
-      }
+      bytes = readAtMost(file);
     } catch (IOException | RuntimeException e) {
       if (e instanceof ConfigurationException refused) {
         throw refused;

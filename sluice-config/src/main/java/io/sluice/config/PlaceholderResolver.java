@@ -247,7 +247,15 @@ final class PlaceholderResolver {
             at);
         return null;
       }
-      bytes = Files.readAllBytes(file);
+      bytes = ConfigFileReader.readAtMost(file);
+      if (bytes.length > MAX_FILE_BYTES) { // a pipe or a device, or it grew while it was read
+        invalid(
+            path,
+            placeholder,
+            "reads " + file + ", which gives more than " + MAX_FILE_BYTES + " bytes (1 MiB)",
+            at);
+        return null;
+      }
     } catch (NoSuchFileException e) {
       invalid(
           path,

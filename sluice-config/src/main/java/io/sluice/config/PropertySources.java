@@ -166,7 +166,10 @@ public final class PropertySources {
               file,
               "is larger than 1 MiB, the most a properties file may hold; is it the right file?");
         }
-        bytes = Files.readAllBytes(file);
+        bytes = ConfigFileReader.readAtMost(file);
+        if (bytes.length > ConfigFileReader.MAX_BYTES) { // a pipe or device, or it grew meanwhile
+          throw problem(file, "gives more than 1 MiB, the most a properties file may hold");
+        }
       } catch (NoSuchFileException e) {
         throw problem(
             file, "does not exist (resolved to " + file.toAbsolutePath().normalize() + ")");

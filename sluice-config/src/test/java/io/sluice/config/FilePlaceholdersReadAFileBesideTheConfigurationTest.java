@@ -80,6 +80,23 @@ class FilePlaceholdersReadAFileBesideTheConfigurationTest {
                 + " save the file as UTF-8");
   }
 
+  @Test
+  void aDeviceThatNeverEndsIsReadNoFurtherThanTheLimit() {
+    // /dev/zero says its size is 0 and gives bytes without end: the read stops past 1 MiB.
+    var problems =
+        assertProblems(
+            """
+            flows:
+              - name: f
+                processors:
+                  - logger: { message: "${file:/dev/zero}" }
+            """);
+
+    assertThat(problems)
+        .extracting(ConfigProblem::rule)
+        .containsExactly("reads /dev/zero, which gives more than 1048576 bytes (1 MiB)");
+  }
+
   private List<ConfigProblem> assertProblems(String yaml) {
     return catchThrowableOfType(ConfigurationException.class, () -> Configs.read(yaml, temp, none))
         .problems();

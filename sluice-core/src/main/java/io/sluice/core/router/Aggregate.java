@@ -14,10 +14,12 @@ import io.sluice.core.store.ObjectStoreOptions;
 import io.sluice.core.store.memory.MemoryStorage;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -30,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * when it holds {@code size} members ({@code vars.correlationGroupSize} unless told) or when {@code
  * timeout} has passed since its first member. Then its processors run, detached, on a message whose
  * payload is the members' payloads (in member order when the member keys are numbers, else as they
- * came), with the variables {@code correlationId} and {@code aggregateCompletion} ({@code size} or
- * {@code timeout}). Each message passes through unchanged.
+ * came), with the variables {@code correlationId} and {@code aggregateCompletion} ({@code size},
+ * {@code timeout}, or {@code recovered} for one complete before a restart). Each message passes
+ * through unchanged.
  *
  * <p>With {@code persistent: true} the groups being built are kept in an object store of the
  * application's store ({@code aggregate.<flow>.<name>}): after a restart a group goes on filling, a
@@ -170,28 +173,53 @@ public final class Aggregate implements Processor {
         by);
   }
 
-  /** Hands over the groups a stop left complete; restarts the timeouts of those still open. */
+  /**
+   * Hands over the groups a stop left complete; restarts the timeouts of those still open. A group
+   * whose stored bytes cannot be read is left where it is and said once: the others go on, and the
+   * flow starts.
+   */
   private void recover() {
-    for (String key : groups.keys()) {
+    List<String> keys = groups.keys();
+    Set<String> done = new HashSet<>();
+    for (String key : keys) {
       if (key.startsWith(DONE)) {
         String id = key.substring(DONE.length());
-        groups.remove(OPEN + id);
-        groups.get(key).ifPresent(group -> handOver(id, group(group), "recovered"));
+        done.add(id);
+        recovering(
+            key,
+            () -> {
+              groups.remove(OPEN + id);
+              groups.get(key).ifPresent(group -> handOver(id, group(group), "recovered"));
+            });
       }
     }
     if (timeout == null) {
       return;
     }
-    for (String key : groups.keys()) {
-      if (key.startsWith(OPEN)) {
-        groups
-            .get(key)
-            .ifPresent(
-                group -> {
-                  long first = ((Number) group(group).get(FIRST)).longValue();
-                  schedule(key.substring(OPEN.length()), first);
-                });
+    for (String key : keys) {
+      String id = key.startsWith(OPEN) ? key.substring(OPEN.length()) : null;
+      if (id != null && !done.contains(id)) {
+        recovering(
+            key,
+            () ->
+                groups
+                    .get(key)
+                    .ifPresent(
+                        group -> schedule(id, ((Number) group(group).get(FIRST)).longValue())));
       }
+    }
+  }
+
+  private void recovering(String key, Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "aggregate '{}' of flow '{}' left group entry '{}' as it is: {}",
+          name,
+          context.flowName(),
+          key,
+          e.toString());
     }
   }
 
@@ -205,7 +233,7 @@ public final class Aggregate implements Processor {
 
   @Override
   public Message process(Message message) {
-    Object key = correlation.evaluate(message);
+    Object key = evaluate(correlation, message);
     if (key == null) {
       throw new SluiceException(
           "aggregate '"
@@ -217,7 +245,7 @@ public final class Aggregate implements Processor {
               + "' gave nothing); split sets correlationId, or set correlation");
     }
     String id = key.toString();
-    Object memberKey = member.evaluate(message);
+    Object memberKey = evaluate(member, message);
     String memberId = memberKey == null ? message.id() : memberKey.toString();
     Integer wanted = wanted(message);
     if (wanted == null && timeout == null) {
@@ -265,6 +293,15 @@ public final class Aggregate implements Processor {
     return message;
   }
 
+  private Object evaluate(Expression expression, Message message) {
+    try {
+      return expression.evaluate(message);
+    } catch (RuntimeException e) {
+      throw RoutingException.expression(
+          "aggregate '" + name + "'", context.flowName(), expression, message, e);
+    }
+  }
+
   /** Whether the member is in a group of this key being handed over or handed over lately. */
   private boolean handedOver(String id, String memberId) {
     Map<String, Object> done = groups.get(DONE + id).map(Aggregate::group).orElse(null);
@@ -281,7 +318,7 @@ public final class Aggregate implements Processor {
     if (size == null) {
       return null;
     }
-    Object value = size.evaluate(message);
+    Object value = evaluate(size, message);
     if (value == null) {
       return null;
     }

@@ -74,8 +74,10 @@ public final class PersistentUntilSuccessful implements Processor {
       throw new IllegalArgumentException(
           "a persistent until-successful needs a name: its queue in the store is named after it");
     }
-    if (maxRetries < 0) {
-      throw new IllegalArgumentException("maxRetries must be 0 or more, was " + maxRetries);
+    if (maxRetries < 0 || maxRetries == Integer.MAX_VALUE) {
+      // The queue delivers a message maxRetries + 1 times, which must be an int.
+      throw new IllegalArgumentException(
+          "maxRetries must be from 0 to " + (Integer.MAX_VALUE - 1) + ", was " + maxRetries);
     }
     this.name = name;
     this.maxRetries = maxRetries;

@@ -10,8 +10,9 @@ import io.sluice.core.Message;
  * stays on the thread, blocking work goes to a virtual thread under the flow's limit). A scope that
  * waits (for parallel routes, a retry's backoff) holds no thread under {@code auto}.
  *
- * <p>Scopes nest without a depth limit: the flow keeps their chains in a stack of its own, not on
- * the thread's.
+ * <p>A message's way through nested scopes uses no thread stack: the flow keeps their chains in a
+ * stack of its own, on the heap. (Starting and stopping nested scopes written in a flow does
+ * recurse, so hundreds of levels written by hand are fine and thousands would not be.)
  */
 public interface Scope extends Processor {
 

@@ -128,4 +128,33 @@ class SplitAndAggregateRegroupThePartsTest {
           .hasMessageContaining("set size or timeout");
     }
   }
+
+  @Test
+  void aFailingExpressionNamesTheAggregateAndTheMessage() {
+    Aggregate bad =
+        Aggregate.builder("lines").correlation("payload.order.id.call()").processors().build();
+    Flow gather = Flow.builder("gather").processor(bad).build();
+    try (Application app =
+        Application.builder().storage(StorageConfig.memory()).flow(gather).build()) {
+      app.start();
+      Message part = Message.of(java.util.Map.of("order", java.util.Map.of("id", 1)));
+      assertThatThrownBy(() -> app.send("gather", part).get(10, TimeUnit.SECONDS))
+          .cause()
+          .isInstanceOf(RoutingException.class)
+          .hasMessageContaining("aggregate 'lines' in flow 'gather'")
+          .hasMessageContaining("message " + part.id());
+    }
+  }
+
+  @Test
+  void aPersistentUntilSuccessfulRefusesMaxRetriesAtTheLimitOfAnInt() {
+    assertThatThrownBy(
+            () ->
+                UntilSuccessful.builder("again")
+                    .maxRetries(Integer.MAX_VALUE)
+                    .persistent(null)
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxRetries must be from 0 to 2147483646");
+  }
 }

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class StreamingReadIteratesLazilyTest {
 
@@ -60,6 +62,18 @@ class StreamingReadIteratesLazilyTest {
     assertThat(count).isEqualTo(100_000);
     assertThat(document.closed()).isTrue();
     assertThatThrownBy(values::next).isInstanceOf(NoSuchElementException.class);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"[1, 2] [3]", "[1, 2] garbage"})
+  void contentAfterTheArrayIsRefusedAsAWholeReadRefusesIt(String text) {
+    StreamedValues values = values(Format.JSON, text);
+
+    assertThat(values.next()).isEqualTo(1);
+    assertThat(values.next()).isEqualTo(2);
+    FormatException error = Documents.failure(values::hasNext);
+
+    assertThat(error.errorType()).isEqualTo(FormatException.PARSE);
   }
 
   @Test

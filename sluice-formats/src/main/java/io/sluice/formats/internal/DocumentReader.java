@@ -95,6 +95,15 @@ public final class DocumentReader {
           () -> {
             JsonToken token = elements.nextToken();
             if (token == JsonToken.END_ARRAY) {
+              // As a whole read refuses it: nothing may follow the array ([1][2], [1] garbage).
+              if (elements.nextToken() != null) {
+                throw FormatException.parse(
+                    format,
+                    "content follows the top-level array",
+                    elements.currentLocation().getLineNr(),
+                    elements.currentLocation().getColumnNr(),
+                    null);
+              }
               return ParsedValues.END;
             }
             if (token == null) {

@@ -48,6 +48,8 @@ final class Parsers {
   private final ObjectReader xmlWhole;
   private final ObjectReader yamlWhole;
   private final ObjectReader csvWhole;
+  private final ObjectReader csvRows;
+  private final ObjectReader jsonElements;
 
   Parsers(ReadConfig config) {
     this.config = config;
@@ -82,6 +84,9 @@ final class Parsers {
     this.xmlWhole = xml.readerFor(Object.class);
     this.yamlWhole = yaml.readerFor(Object.class);
     this.csvWhole = csv.readerFor(Object.class);
+    this.csvRows = config.header() ? csv.readerFor(Map.class) : csv.readerFor(List.class);
+    this.jsonElements =
+        json.readerFor(Object.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   }
 
   /**
@@ -178,14 +183,12 @@ final class Parsers {
     };
   }
 
-  /** The reader of one streamed value (an array's element, a CSV row), trailing content allowed. */
+  /**
+   * The reader of one streamed value (an array's element, a CSV row), trailing content allowed;
+   * made once, as the whole readers are.
+   */
   ObjectReader elementReader(Format format) {
-    if (format == Format.CSV) {
-      return config.header() ? csv.readerFor(Map.class) : csv.readerFor(List.class);
-    }
-    return mapper(format)
-        .readerFor(Object.class)
-        .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    return format == Format.CSV ? csvRows : jsonElements;
   }
 
   /** An XML failure before Jackson's parser exists, carrying its location. */

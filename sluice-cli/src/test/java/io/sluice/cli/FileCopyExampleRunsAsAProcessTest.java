@@ -71,7 +71,11 @@ class FileCopyExampleRunsAsAProcessTest {
       return 0;
     }
     try (Stream<Path> files = Files.list(directory)) {
-      return files.filter(Files::isRegularFile).count();
+      // A hidden file is not an output: file-write's temporary file, left by a kill mid-write.
+      return files
+          .filter(Files::isRegularFile)
+          .filter(path -> !path.getFileName().toString().startsWith("."))
+          .count();
     }
   }
 }

@@ -5,11 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +28,22 @@ class SplitAggregateExampleSurvivesAKillTest {
   static final int LINES = 40;
 
   @TempDir Path work;
+
+  private static List<Integer> missing(Path out) {
+    List<Integer> missing = new ArrayList<>();
+    for (int order = 0; order < ORDERS; order++) {
+      if (!Files.exists(out.resolve("order-" + order + ".json"))) {
+        missing.add(order);
+      }
+    }
+    return missing;
+  }
+
+  private static List<String> names(Path directory) throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.map(path -> path.getFileName().toString()).sorted().toList();
+    }
+  }
 
   @Test
   void everyOrderComesOutWholeAfterAKill() throws Exception {
@@ -43,7 +62,10 @@ class SplitAggregateExampleSurvivesAKillTest {
       }
       Files.writeString(orders.resolve("order-" + order + ".csv"), csv);
     }
-    Path out = work.resolve("out");
+    Path out = Files.createDirectories(work.resolve("out"));
+    // What a kill in the middle of file-write leaves: its hidden temporary, never renamed.
+    Files.writeString(out.resolve(".order-0.json.4f1d2c.tmp"), "[{\"sku\":\"o0-l");
+    String firstLog;
     try (SluiceProcess first = SluiceProcess.start(work, "run", "split-aggregate.yaml")) {
       await()
           .atMost(Duration.ofSeconds(60))
@@ -51,12 +73,23 @@ class SplitAggregateExampleSurvivesAKillTest {
           .until(() -> FileCopyExampleRunsAsAProcessTest.count(out) >= 1 || !first.isAlive());
       assertThat(first.isAlive()).as("log:%n%s", first.log()).isTrue();
       first.close(); // SIGKILL
+      firstLog = first.log();
     }
     long outAtKill = FileCopyExampleRunsAsAProcessTest.count(out);
     try (SluiceProcess second = SluiceProcess.start(work, "run", "split-aggregate.yaml")) {
-      await()
-          .atMost(Duration.ofSeconds(120))
-          .until(() -> FileCopyExampleRunsAsAProcessTest.count(out) == ORDERS || !second.isAlive());
+      try {
+        await()
+            .atMost(Duration.ofSeconds(120))
+            .until(
+                () -> FileCopyExampleRunsAsAProcessTest.count(out) == ORDERS || !second.isAlive());
+      } catch (ConditionTimeoutException e) {
+        throw new AssertionError(
+            String.format(
+                "orders missing from out/: %s; left in orders/: %s; first run's log:%n%s%n"
+                    + "second run's log:%n%s",
+                missing(out), names(work.resolve("orders")), firstLog, second.log()),
+            e);
+      }
       assertThat(second.isAlive()).as("log:%n%s", second.log()).isTrue();
       second.terminate();
       assertThat(second.awaitExit(60)).as("exit code; log:%n%s", second.log()).isZero();

@@ -1,5 +1,9 @@
 package io.sluice.bench.http;
 
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
 import io.sluice.bench.CommandLineOptions;
 import io.sluice.core.Message;
 import io.sluice.core.app.Application;
@@ -9,6 +13,7 @@ import io.sluice.core.router.ScatterGather;
 import io.sluice.core.spi.Processor;
 import io.sluice.http.HttpRequestConfig;
 import io.sluice.http.HttpRequestProcessor;
+import io.sluice.http.internal.NettyClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,8 +28,11 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Lone requests, one at a time, alternating the two flows, timed from send to result: the first
  * of each flow from a cold application is reported apart, then {@code --warm-up} requests of each
- * are left out and {@code --requests} of each measured (p50, p99, max). Then {@code --concurrent}
- * scatter-gathers at once: the platform threads alive while they all wait, against before.
+ * are left out and {@code --requests} of each measured (p50, p99, max). Alternating with them, the
+ * baselines without Sluice: one GET by the client {@code http-request} uses, and three at once
+ * timed to the last answer (the floor of any scatter-gather on this machine). Then {@code
+ * --concurrent} scatter-gathers at once: the platform threads alive while they all wait, against
+ * before.
  *
  * <pre>
  * ./mvnw -q -pl sluice-bench -am package -DskipTests
@@ -70,9 +78,20 @@ public final class ScatterGatherLatencyBenchmark {
         }
         long[] sgTimes = new long[requests];
         long[] oneTimes = new long[requests];
-        for (int i = 0; i < requests; i++) {
-          sgTimes[i] = time(app, "sg");
-          oneTimes[i] = time(app, "one");
+        long[] bareTimes = new long[requests];
+        long[] bareThreeTimes = new long[requests];
+        try (NettyClient bare =
+            new NettyClient(Duration.ofSeconds(5), Duration.ofSeconds(5), 4, 1 << 20, null)) {
+          for (int i = 0; i < warmUp; i++) {
+            time(bare, service.port(), 1);
+            time(bare, service.port(), 3);
+          }
+          for (int i = 0; i < requests; i++) {
+            sgTimes[i] = time(app, "sg");
+            oneTimes[i] = time(app, "one");
+            bareTimes[i] = time(bare, service.port(), 1);
+            bareThreeTimes[i] = time(bare, service.port(), 3);
+          }
         }
         System.out.printf(
             "service latency %d ms; cold first request: scatter-gather %.1f ms, one route %.1f"
@@ -80,6 +99,8 @@ public final class ScatterGatherLatencyBenchmark {
             latency.toMillis(), coldSg / 1e6, coldOne / 1e6);
         report("scatter-gather of 3", sgTimes);
         report("one route", oneTimes);
+        report("bare client", bareTimes);
+        report("bare client, 3 at once", bareThreeTimes);
         int before = Thread.getAllStackTraces().size();
         List<CompletableFuture<Message>> waiting = new ArrayList<>();
         for (int i = 0; i < concurrent; i++) {
@@ -104,6 +125,27 @@ public final class ScatterGatherLatencyBenchmark {
     long start = System.nanoTime();
     app.send(flow, Message.of("x")).join();
     return System.nanoTime() - start;
+  }
+
+  /**
+   * {@code calls} GETs of the service at once by the client http-request uses, without a flow,
+   * timed to the last answer: the baseline of one route ({@code 1}) and of a fan-out ({@code 3}).
+   */
+  private static long time(NettyClient client, int port, int calls) {
+    long start = System.nanoTime();
+    List<CompletableFuture<FullHttpResponse>> answers = new ArrayList<>(calls);
+    for (int i = 0; i < calls; i++) {
+      answers.add(
+          client.send(
+              false,
+              "127.0.0.1",
+              port,
+              new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/latency")));
+    }
+    CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).join();
+    long took = System.nanoTime() - start;
+    answers.forEach(answer -> answer.join().release());
+    return took;
   }
 
   private static void report(String what, long[] nanos) {

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * One message's way through a chain of processors. It runs processors on the current thread until
@@ -55,6 +56,11 @@ final class Execution implements StageTask {
   private final boolean cancellable;
 
   private volatile boolean cancelled;
+  private volatile RuntimeException cancelReason;
+
+  /** What cuts short the wait of a cancellable execution, while it waits. */
+  private volatile Consumer<RuntimeException> waiting;
+
   private final AtomicBoolean completedOnce = new AtomicBoolean();
   private final Object runnerLock = new Object();
   private Thread runner;
@@ -276,7 +282,7 @@ final class Execution implements StageTask {
         return true;
       }
       case Step.Await await -> {
-        return await(await.next());
+        return await(await);
       }
     }
   }
@@ -306,10 +312,19 @@ final class Execution implements StageTask {
    * elsewhere (false: the execution leaves this thread), else on this thread (a thread-per-message
    * strategy), going on with the step it gives.
    */
-  private boolean await(CompletionStage<? extends Step> next) throws Exception {
+  private boolean await(Step.Await await) throws Exception {
+    CompletionStage<? extends Step> next = await.next();
+    if (cancellable) {
+      waiting = await.cancel();
+      if (cancelled) {
+        // Cancelled before the wait was known: what it waits for is cut short now.
+        cutShort(cancelReason);
+      }
+    }
     if (flow.engine().resumesElsewhere()) {
       next.whenComplete(
           (step, error) -> {
+            waiting = null;
             resumption = new Resumption(step, error);
             flow.engine().resume(this);
           });
@@ -320,8 +335,21 @@ final class Execution implements StageTask {
       step = next.toCompletableFuture().get();
     } catch (ExecutionException e) {
       throw e.getCause() instanceof Exception cause ? cause : e;
+    } finally {
+      waiting = null;
     }
     return take(step);
+  }
+
+  /**
+   * Cuts short what the execution waits for (a nested scope's routes). A scope's cancel is
+   * idempotent: the cancel and the wait's start may both call it.
+   */
+  private void cutShort(RuntimeException reason) {
+    Consumer<RuntimeException> cancel = waiting;
+    if (cancel != null) {
+      cancel.accept(reason);
+    }
   }
 
   /** Takes the step a wait ended with; false when the execution leaves this thread. */
@@ -428,8 +456,11 @@ final class Execution implements StageTask {
    * the thread running one is interrupted.
    */
   void cancel(RuntimeException reason) {
+    cancelReason = reason;
+    cancelled = true;
+    // Before the interrupt: a thread waiting in place forgets its wait as soon as it wakes.
+    cutShort(reason);
     synchronized (runnerLock) {
-      cancelled = true;
       if (runner != null) {
         runner.interrupt();
       }

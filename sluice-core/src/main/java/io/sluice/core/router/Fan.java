@@ -145,6 +145,22 @@ final class Fan {
     promise.completeExceptionally(error);
   }
 
+  /**
+   * Cuts the routes still running, for a message cancelled while it waits for them (a route of an
+   * outer scatter-gather that timed out); nothing once the whole has ended. The whole fails with
+   * {@code reason}.
+   */
+  void cancel(RuntimeException reason) {
+    lock.lock();
+    try {
+      if (!ended) {
+        fail(reason);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private void timedOut(Duration timeout) {
     lock.lock();
     try {

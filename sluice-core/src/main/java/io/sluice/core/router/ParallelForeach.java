@@ -91,7 +91,8 @@ public final class ParallelForeach extends RouterBase {
     Fan fan = new Fan(describe(), context(), routes, maxConcurrency, timeouts);
     return Step.await(
         fan.start(timeout, outcomes -> collected(message, outcomes))
-            .whenComplete((step, error) -> Iteration.close(source)));
+            .whenComplete((step, error) -> Iteration.close(source)),
+        fan::cancel);
   }
 
   private Step collected(Message message, List<Fan.Outcome> outcomes) {

@@ -94,7 +94,7 @@ public final class ScatterGather extends RouterBase {
     }
     taken.forEach(Counter::increment);
     Fan fan = new Fan(describe(), context(), fanned.iterator(), routes.size(), timeouts);
-    return Step.await(fan.start(timeout, outcomes -> gathered(message, outcomes)));
+    return Step.await(fan.start(timeout, outcomes -> gathered(message, outcomes)), fan::cancel);
   }
 
   private Step gathered(Message message, List<Fan.Outcome> outcomes) {

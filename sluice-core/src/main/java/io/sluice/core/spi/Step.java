@@ -5,6 +5,7 @@ import io.sluice.core.Message;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 /** What a {@link Scope} asks the flow to do next for one message. */
 public sealed interface Step permits Step.Done, Step.Run, Step.Await {
@@ -24,7 +25,16 @@ public sealed interface Step permits Step.Done, Step.Run, Step.Await {
    * failed stage fails the scope with its error).
    */
   static Step await(CompletionStage<? extends Step> next) {
-    return new Await(next);
+    return new Await(next, reason -> {});
+  }
+
+  /**
+   * As {@link #await(CompletionStage)}, with what cuts the wait's work short when the message is
+   * cancelled meanwhile (a route of an outer scatter-gather that timed out): {@code cancel} gets
+   * the reason, and should end what would complete {@code next} (the routes still running).
+   */
+  static Step await(CompletionStage<? extends Step> next, Consumer<RuntimeException> cancel) {
+    return new Await(next, cancel);
   }
 
   /**
@@ -67,11 +77,14 @@ public sealed interface Step permits Step.Done, Step.Run, Step.Await {
    * A wait for the step that follows.
    *
    * @param next completes with that step, or fails with the scope's error
+   * @param cancel cuts short what {@code next} waits for, when the message is cancelled
    */
-  record Await(CompletionStage<? extends Step> next) implements Step {
-    /** Checks the stage is there. */
+  record Await(CompletionStage<? extends Step> next, Consumer<RuntimeException> cancel)
+      implements Step {
+    /** Checks the parts are there. */
     public Await {
       Objects.requireNonNull(next, "next");
+      Objects.requireNonNull(cancel, "cancel");
     }
   }
 

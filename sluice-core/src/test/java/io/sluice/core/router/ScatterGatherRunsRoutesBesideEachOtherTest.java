@@ -217,4 +217,51 @@ class ScatterGatherRunsRoutesBesideEachOtherTest {
           .isEqualTo(1);
     }
   }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aTimeoutCutsTheRoutesOfAScatterGatherNestedInARoute(ProcessingStrategy strategy)
+      throws Exception {
+    CountDownLatch interrupted = new CountDownLatch(1);
+    Processor hang =
+        blocking(
+            m -> {
+              try {
+                new CountDownLatch(1).await();
+              } catch (InterruptedException e) {
+                interrupted.countDown();
+                Thread.currentThread().interrupt();
+              }
+              return m;
+            });
+    ScatterGather inner =
+        new ScatterGather(
+            "inner",
+            List.of(
+                new ScatterGather.Route(null, List.of(hang)),
+                new ScatterGather.Route(null, List.of(append("!")))),
+            Duration.ofHours(1),
+            false,
+            "routeErrors");
+    ScatterGather outer =
+        new ScatterGather(
+            "outer",
+            List.of(
+                new ScatterGather.Route(null, List.of(inner)),
+                new ScatterGather.Route(null, List.of(append("?")))),
+            // Long enough for the inner route to be hanging when it comes, even on a loaded
+            // machine.
+            Duration.ofSeconds(1),
+            false,
+            "routeErrors");
+    try (Application app = app(strategy, outer)) {
+      assertThatThrownBy(() -> send(app, "x"))
+          .cause()
+          .isInstanceOf(RoutingException.class)
+          .hasMessageContaining("scatter-gather 'outer' timed out after PT1S");
+      assertThat(interrupted.await(10, TimeUnit.SECONDS))
+          .as("the inner scatter-gather's hanging route was cut with the outer one")
+          .isTrue();
+    }
+  }
 }

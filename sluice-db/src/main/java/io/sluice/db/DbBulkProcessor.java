@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code db-bulk}: runs one statement for each element of a collection (the payload, or what {@code
@@ -38,7 +39,7 @@ public final class DbBulkProcessor extends DbOperation {
    */
   public DbBulkProcessor(
       DataSources dataSources, DbStatement statement, Expression collection, int batchSize) {
-    super("db-bulk", dataSources, statement);
+    super("db-bulk", dataSources, statement, Set.of());
     if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
       throw new IllegalArgumentException("batchSize must be from 1 to " + MAX_BATCH_SIZE);
     }

@@ -30,9 +30,8 @@ public final class DbExecuteProcessor extends DbOperation {
    */
   public DbExecuteProcessor(
       DataSources dataSources, DbStatement statement, Map<String, JDBCType> outParameters) {
-    super("db-execute", dataSources, statement);
+    super("db-execute", dataSources, statement, outParameters.keySet());
     this.outParameters = Collections.unmodifiableMap(new LinkedHashMap<>(outParameters));
-    statement.checkNames(this.outParameters.keySet());
   }
 
   @Override
@@ -51,7 +50,7 @@ public final class DbExecuteProcessor extends DbOperation {
         for (int i = 0; i < positions.size(); i++) {
           JDBCType out = outParameters.get(positions.get(i));
           if (out != null) {
-            call.registerOutParameter(i + 1, out);
+            call.registerOutParameter(i + 1, out.getVendorTypeNumber());
           }
         }
         bindIn(call, positions, values);

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -27,10 +28,16 @@ abstract class DbOperation implements Processor {
   final DbStatement statement;
   private volatile DataSource pool;
 
-  DbOperation(String operation, DataSources dataSources, DbStatement statement) {
+  /**
+   * An operation of {@code statement}, whose SQL must name exactly its parameters and {@code
+   * outParameters} (a {@link io.sluice.core.ConfigurationException} otherwise).
+   */
+  DbOperation(
+      String operation, DataSources dataSources, DbStatement statement, Set<String> outParameters) {
     this.operation = Objects.requireNonNull(operation, "operation");
     this.dataSources = Objects.requireNonNull(dataSources, "dataSources");
     this.statement = Objects.requireNonNull(statement, "statement");
+    statement.checkNames(outParameters);
   }
 
   @Override

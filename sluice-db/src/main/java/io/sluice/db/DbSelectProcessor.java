@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code db-select}: runs a query with its named parameters bound and gives its rows, each a map by
@@ -37,7 +38,7 @@ public final class DbSelectProcessor extends DbOperation {
       boolean streaming,
       int fetchSize,
       int maxRows) {
-    super("db-select", dataSources, statement);
+    super("db-select", dataSources, statement, Set.of());
     if (fetchSize < 0 || fetchSize > MAX_ROWS) {
       throw new IllegalArgumentException("fetchSize must be from 0 to " + MAX_ROWS);
     }

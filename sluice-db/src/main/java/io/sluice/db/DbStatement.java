@@ -32,22 +32,20 @@ public record DbStatement(
   }
 
   /**
-   * A statement whose SQL names exactly the parameters given, no more, no fewer.
-   *
-   * @throws io.sluice.core.ConfigurationException naming each parameter the SQL names and {@code
-   *     parameters} lacks ({@code sql}), and each given that the SQL does not name ({@code
-   *     parameters.<name>})
+   * A statement of {@code sql} on {@code dataSource}; the operation it is given to checks that the
+   * SQL names exactly the parameters given.
    */
   public static DbStatement of(
       String dataSource, String sql, Map<String, Template> parameters, String target) {
-    DbStatement statement = new DbStatement(dataSource, NamedSql.parse(sql), parameters, target);
-    statement.checkNames(Set.of());
-    return statement;
+    return new DbStatement(dataSource, NamedSql.parse(sql), parameters, target);
   }
 
   /**
    * Checks that the SQL names exactly the parameters given and {@code others} (a procedure's out
    * parameters); with no parameters given (a bulk's elements give them) there is nothing to check.
+   *
+   * @throws io.sluice.core.ConfigurationException naming each parameter the SQL names and neither
+   *     gives ({@code sql}), and each given that the SQL does not name ({@code parameters.<name>})
    */
   void checkNames(Set<String> others) {
     if (parameters == null) {

@@ -35,6 +35,10 @@ final class DbUpdateComponent implements ProcessorComponent {
       return null;
     }
     DbReferences references = context.shared(DbReferences.class, DbReferences::new);
-    return new DbUpdateProcessor(kind, references.dataSources, statement, keys);
+    return context
+        .problems()
+        .attempt(
+            node.path(),
+            () -> new DbUpdateProcessor(kind, references.dataSources, statement, keys));
   }
 }

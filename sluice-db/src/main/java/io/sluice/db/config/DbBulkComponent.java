@@ -34,14 +34,13 @@ final class DbBulkComponent implements ProcessorComponent {
                 .problems()
                 .attempt(
                     "", () -> Expression.compile(node.get("collection").path(), collectionText));
-    if (statement == null || (collectionText != null && collection == null)) {
+    if (collectionText != null && collection == null) {
       return null;
     }
-    DbReferences references = context.shared(DbReferences.class, DbReferences::new);
-    return context
-        .problems()
-        .attempt(
-            node.get("batchSize").path(),
-            () -> new DbBulkProcessor(references.dataSources, statement, collection, batchSize));
+    return Statements.processor(
+        node,
+        context,
+        statement,
+        (sources, st) -> new DbBulkProcessor(sources, st, collection, batchSize));
   }
 }

@@ -35,12 +35,7 @@ final class DbExecuteComponent implements ProcessorComponent {
               });
     }
     DbStatement statement = Statements.map(node, context, false);
-    if (statement == null) {
-      return null;
-    }
-    DbReferences references = context.shared(DbReferences.class, DbReferences::new);
-    return context
-        .problems()
-        .attempt(node.path(), () -> new DbExecuteProcessor(references.dataSources, statement, out));
+    return Statements.processor(
+        node, context, statement, (sources, st) -> new DbExecuteProcessor(sources, st, out));
   }
 }

@@ -32,16 +32,10 @@ final class DbSelectComponent implements ProcessorComponent {
     boolean streaming = node.bool("streaming", false);
     int fetchSize = node.integer("fetchSize", DbSelectProcessor.DEFAULT_FETCH_SIZE);
     int maxRows = node.integer("maxRows", 0);
-    if (statement == null) {
-      return null;
-    }
-    DbReferences references = context.shared(DbReferences.class, DbReferences::new);
-    return context
-        .problems()
-        .attempt(
-            node.path(),
-            () ->
-                new DbSelectProcessor(
-                    references.dataSources, statement, streaming, fetchSize, maxRows));
+    return Statements.processor(
+        node,
+        context,
+        statement,
+        (sources, st) -> new DbSelectProcessor(sources, st, streaming, fetchSize, maxRows));
   }
 }

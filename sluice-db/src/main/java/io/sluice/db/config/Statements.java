@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.MappingContext;
 import io.sluice.core.expression.Template;
+import io.sluice.core.spi.Processor;
+import io.sluice.db.DataSources;
 import io.sluice.db.DbStatement;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /** Reads the keys every db processor has: dataSource, sql, parameters and target. */
 final class Statements {
@@ -41,6 +44,23 @@ final class Statements {
         .attempt(
             node.path(),
             () -> DbStatement.of(dataSource, sql, parameters, node.text("target", null)));
+  }
+
+  /**
+   * The processor {@code make} builds on the file's data sources and {@code statement}, its
+   * problems (the SQL naming other parameters than given, a bound) placed under {@code node}; null
+   * when the statement is broken or the processor cannot be built.
+   */
+  static Processor processor(
+      ConfigNode node,
+      MappingContext context,
+      DbStatement statement,
+      BiFunction<DataSources, DbStatement, Processor> make) {
+    if (statement == null) {
+      return null;
+    }
+    DataSources sources = context.shared(DbReferences.class, DbReferences::new).dataSources;
+    return context.problems().attempt(node.path(), () -> make.apply(sources, statement));
   }
 
   /**

@@ -200,6 +200,26 @@ class DataSourcesAndDbProcessorsAreMappedFromYamlTest {
   }
 
   @Test
+  void aUrlNoDriverTakesIsAProblemNamingTheDriversFound() {
+    assertThat(
+            Configs.problems(
+                """
+                dataSources:
+                  - name: legacy
+                    url: "jdbc:oracle:thin:@db:1521/orcl?password=tiger"
+                flows: [ { name: f } ]
+                """))
+        .extracting(ConfigProblem::source, ConfigProblem::path, ConfigProblem::value, p -> p.rule())
+        .containsExactly(
+            tuple(
+                "app.yaml:3:5",
+                "dataSources[0].url",
+                "jdbc:oracle:thin:@db:1521/orcl?password=***",
+                "is taken by no JDBC driver on the class path; drivers found:"
+                    + " org.mariadb.jdbc.Driver, org.postgresql.Driver, org.sqlite.JDBC"));
+  }
+
+  @Test
   void aPasswordIsMaskedInTheProblemsOfTheFile() {
     ConfigurationException e =
         catchThrowableOfType(

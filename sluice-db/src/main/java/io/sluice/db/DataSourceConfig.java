@@ -149,11 +149,17 @@ public record DataSourceConfig(
     public DataSourceConfig build() {
       ConfigProblems problems = new ConfigProblems();
       problems.check(name != null && !name.isBlank(), "name", name, "is required");
-      problems.check(
+      if (problems.check(
           url != null && url.startsWith("jdbc:"),
           "url",
           url == null ? null : StorageConfig.mask(url),
-          url == null ? "is required" : "must be a JDBC URL (jdbc:postgresql://host/db, ...)");
+          url == null ? "is required" : "must be a JDBC URL (jdbc:postgresql://host/db, ...)")) {
+        problems.check(
+            Drivers.accepts(url),
+            "url",
+            StorageConfig.mask(url),
+            "is taken by no JDBC driver on the class path; drivers found: " + Drivers.names());
+      }
       if (problems.check(maxSize >= 1, "pool.maxSize", maxSize, "must be at least 1")) {
         problems.atMost("pool.maxSize", maxSize, MAX_MAX_SIZE);
       }

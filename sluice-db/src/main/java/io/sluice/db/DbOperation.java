@@ -37,6 +37,12 @@ abstract class DbOperation implements Processor {
     this.operation = Objects.requireNonNull(operation, "operation");
     this.dataSources = Objects.requireNonNull(dataSources, "dataSources");
     this.statement = Objects.requireNonNull(statement, "statement");
+    if (statement.parameters() == null && !(this instanceof DbBulkProcessor)) {
+      throw new IllegalArgumentException(
+          operation
+              + " needs its parameters (an empty map for none): only db-bulk takes them from"
+              + " its elements");
+    }
     statement.checkNames(outParameters);
   }
 

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.SluiceException;
 import io.sluice.db.DataSourceConfig;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
@@ -39,7 +40,7 @@ public final class Pool {
     lock.lock();
     try {
       if (open == null) {
-        open = new HikariDataSource(hikari(registry));
+        open = open(registry);
         LOG.info("{} opened", config);
       }
       users++;
@@ -73,6 +74,20 @@ public final class Pool {
       return open != null;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * A new pool. HikariCP names the URL, password and all, in some of its errors: what it throws is
+   * told with the password masked and without that cause.
+   */
+  private HikariDataSource open(MeterRegistry registry) {
+    try {
+      return new HikariDataSource(hikari(registry));
+    } catch (RuntimeException e) {
+      String reason = String.valueOf(e.getMessage()).replace(config.url(), config.maskedUrl());
+      throw new SluiceException(
+          config + " could not be opened: " + SqlErrors.mask(reason, config.password()));
     }
   }
 

@@ -152,6 +152,34 @@ class EachOperationRunsOnEachDatabaseTest {
 
   @ParameterizedTest
   @MethodSource("databases")
+  void aNullValueIsBoundAsNull(TestDb db) throws Exception {
+    String table = TestDb.table("nullable");
+    db.execute("CREATE TABLE " + table + " (n integer, label varchar(10))");
+    Flow insert =
+        Flow.builder("insert")
+            .processor(
+                new DbUpdateProcessor(
+                    Kind.INSERT,
+                    db.dataSources(),
+                    DbStatement.of(
+                        "db",
+                        "INSERT INTO " + table + " (n, label) VALUES (:n, :label)",
+                        parameters("n", "#[payload.n]", "label", "#[null]"),
+                        null),
+                    false))
+            .build();
+
+    run(insert, Message.of(Map.of("n", 7)));
+    run(insert, Message.of(Map.of()));
+
+    assertThat(db.number("SELECT count(*) FROM " + table + " WHERE n IS NULL AND label IS NULL"))
+        .isEqualTo(1);
+    assertThat(db.number("SELECT count(*) FROM " + table + " WHERE n = 7 AND label IS NULL"))
+        .isEqualTo(1);
+  }
+
+  @ParameterizedTest
+  @MethodSource("databases")
   void maxRowsStopsTheSelect(TestDb db) throws Exception {
     String table = TestDb.table("numbers");
     db.execute("CREATE TABLE " + table + " (n integer)");

@@ -88,6 +88,50 @@ class BulkSendsBatchesOfBatchSizeTest {
     assertThat(db.number("SELECT count(*) FROM " + table)).isZero();
   }
 
+  static TestDb[] servers() {
+    return new TestDb[] {TestDb.postgres(POSTGRES), TestDb.mariadb(MARIADB)};
+  }
+
+  /**
+   * A streaming select's rows go straight into a bulk insert, table to table, neither holding them
+   * all; the rows are closed at the end. (An SQLite file in its default journal mode lets no
+   * connection write while another reads, so the servers only.)
+   */
+  @ParameterizedTest
+  @MethodSource("servers")
+  void aStreamingSelectFeedsABulkTableToTable(TestDb db) throws Exception {
+    String from = TestDb.table("source");
+    String to = TestDb.table("copy");
+    db.execute("CREATE TABLE " + from + " (n integer primary key, label varchar(10))");
+    db.execute("CREATE TABLE " + to + " (n integer primary key, label varchar(10))");
+    List<Integer> numbers = IntStream.range(0, 1001).boxed().toList();
+    run(bulk(db, from), Message.of(numbers));
+    DataSources sources = db.dataSources();
+    Flow copy =
+        Flow.builder("copy")
+            .processor(
+                new DbSelectProcessor(
+                    sources,
+                    DbStatement.of("db", "SELECT n, label FROM " + from, Map.of(), "rows"),
+                    true,
+                    100,
+                    0))
+            .processor(
+                new DbBulkProcessor(
+                    sources,
+                    DbStatement.of(
+                        "db", "INSERT INTO " + to + " (n, label) VALUES (:n, :label)", null, null),
+                    io.sluice.core.expression.Expression.compile("collection", "vars.rows"),
+                    BATCH))
+            .build();
+
+    List<?> counts = (List<?>) run(copy, Message.of(null)).payload();
+
+    assertThat(counts).hasSize(1001);
+    assertThat(db.number("SELECT count(*) FROM " + to)).isEqualTo(1001);
+    assertThat(db.number("SELECT sum(n) FROM " + to)).isEqualTo(1000L * 1001 / 2);
+  }
+
   @ParameterizedTest
   @MethodSource("databases")
   void withoutParametersEachElementGivesThemByName(TestDb db) throws Exception {

@@ -126,6 +126,7 @@ class DbErrorsAreCaughtByErrorHandlersTest {
 
     assertThat(answer)
         .startsWith("DB:CONNECTIVITY | db-select on data source 'db' failed (SQL state 08")
+        .contains("Connection to 127.0.0.1:1 refused")
         .contains("the call may succeed once the database is reachable again");
   }
 }

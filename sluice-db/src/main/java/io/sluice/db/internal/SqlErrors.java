@@ -36,6 +36,10 @@ public final class SqlErrors {
       type = DbException.QUERY;
     }
     String reason = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+    Throwable cause = e.getCause();
+    if (cause != null && cause.getMessage() != null && !reason.contains(cause.getMessage())) {
+      reason += " (" + cause.getMessage() + ")"; // the pool's timeout says why it had no connection
+    }
     if (type.equals(DbException.CONNECTIVITY)) {
       reason += "; the call may succeed once the database is reachable again";
     }

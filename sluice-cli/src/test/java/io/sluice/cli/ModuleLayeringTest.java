@@ -34,7 +34,8 @@ class ModuleLayeringTest {
             "io.sluice.http..",
             "io.sluice.jobs..",
             "io.sluice.batch..",
-            "io.sluice.formats..")
+            "io.sluice.formats..",
+            "io.sluice.db..")
         .check(SLUICE);
   }
 
@@ -72,7 +73,17 @@ class ModuleLayeringTest {
             "io.sluice.serializers..",
             "io.sluice.http..",
             "io.sluice.jobs..",
-            "io.sluice.batch.."
+            "io.sluice.batch..",
+            "io.sluice.db.."
+          },
+          {
+            "io.sluice.db..",
+            "io.sluice.jdbc..",
+            "io.sluice.serializers..",
+            "io.sluice.http..",
+            "io.sluice.jobs..",
+            "io.sluice.batch..",
+            "io.sluice.formats.."
           }
         }) {
       // Their components implement the configuration's SPI (io.sluice.config.spi): nothing else of
@@ -134,7 +145,8 @@ class ModuleLayeringTest {
             "io.sluice.http..",
             "io.sluice.jobs..",
             "io.sluice.batch..",
-            "io.sluice.formats..")
+            "io.sluice.formats..",
+            "io.sluice.db..")
         .check(SLUICE);
   }
 
@@ -182,6 +194,13 @@ class ModuleLayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.sluice.formats.internal..")
+        .check(SLUICE);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.sluice.db..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.db.internal..")
         .check(SLUICE);
   }
 

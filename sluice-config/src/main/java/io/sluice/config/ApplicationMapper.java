@@ -180,6 +180,11 @@ final class ApplicationMapper implements MappingContext {
     return flowNames.names();
   }
 
+  @Override
+  public void secret(String value) {
+    Secrets.register(value);
+  }
+
   /**
    * The store of {@code sluice.store:} (embedded SQLite under {@code data} when absent), mapped by
    * the component of its type; null when it is broken or its type is not installed.

@@ -133,6 +133,14 @@ class EveryNumberHasABoundTest {
         "flows: [{ name: f, processors: [{ http-request: { url: 'http://h/', maxConnectionsPerHost: %s } }] }] | flows[0].processors[0].http-request.maxConnectionsPerHost | 10000",
         "flows: [{ name: f, processors: [{ read: { maxDepth: %s } }] }] | flows[0].processors[0].read.maxDepth | 5000",
         "flows: [{ name: f, processors: [{ read: { maxSize: %s } }] }] | flows[0].processors[0].read.maxSize | 1024MB",
+        "dataSources: [{ name: d, url: 'jdbc:sqlite:d.db', pool: { maxSize: %s } }] | dataSources[0].pool.maxSize | 1000",
+        "dataSources: [{ name: d, url: 'jdbc:sqlite:d.db', pool: { maxSize: 1000, minIdle: %s } }] | dataSources[0].pool.minIdle | 1000",
+        "dataSources: [{ name: d, url: 'jdbc:sqlite:d.db', pool: { connectionTimeout: %s } }] | dataSources[0].pool.connectionTimeout | 24h",
+        "dataSources: [{ name: d, url: 'jdbc:sqlite:d.db', pool: { maxLifetime: 0s, idleTimeout: %s } }] | dataSources[0].pool.idleTimeout | 24h",
+        "dataSources: [{ name: d, url: 'jdbc:sqlite:d.db', pool: { idleTimeout: 0s, maxLifetime: %s } }] | dataSources[0].pool.maxLifetime | 24h",
+        "flows: [{ name: f, processors: [{ db-select: { dataSource: d, sql: s, fetchSize: %s } }] }]\\ndataSources: [{ name: d, url: 'jdbc:sqlite:d.db' }] | flows[0].processors[0].db-select.fetchSize | 1000000000",
+        "flows: [{ name: f, processors: [{ db-select: { dataSource: d, sql: s, maxRows: %s } }] }]\\ndataSources: [{ name: d, url: 'jdbc:sqlite:d.db' }] | flows[0].processors[0].db-select.maxRows | 1000000000",
+        "flows: [{ name: f, processors: [{ db-bulk: { dataSource: d, sql: s, batchSize: %s } }] }]\\ndataSources: [{ name: d, url: 'jdbc:sqlite:d.db' }] | flows[0].processors[0].db-bulk.batchSize | 100000",
       })
   void theLargestValueIsTakenAndOneMoreIsRefused(String template, String path, String largest) {
     Configs.read(file(template, largest)).application().build();
@@ -146,8 +154,9 @@ class EveryNumberHasABoundTest {
             p -> assertThat(p.rule()).containsAnyOf("at most", "to " + largest.split("h")[0]));
   }
 
+  /** The file of a row: its template ({@code \\n} for a line break) with {@code value}. */
   private static String file(String template, String value) {
-    String yaml = template.formatted(value);
+    String yaml = template.formatted(value).replace("\\n", "\n");
     return yaml.startsWith("flows") ? yaml : yaml + "\nflows: []";
   }
 

@@ -54,13 +54,19 @@ class EveryRegisteredComponentIsInTheSchemaTest {
             "store-get",
             "store-remove",
             "batch-execute",
+            "db-select",
+            "db-insert",
+            "db-update",
+            "db-delete",
+            "db-execute",
+            "db-bulk",
             "read",
             "write",
             "transform",
             "http-request");
     assertThat(registry.sections())
         .extracting(ConfigComponent::key)
-        .isEqualTo(List.of("sluice.jobs", "batch"));
+        .isEqualTo(List.of("sluice.jobs", "batch", "dataSources"));
     assertThat(registry.stores().keySet()).containsExactly("sqlite", "postgresql", "memory");
   }
 }

@@ -68,7 +68,8 @@ class SchemaErrorsAreReportedTogetherTest {
                 + " first-successful, round-robin, until-successful, split, aggregate, try, flow-ref,"
                 + " vm-publish,"
                 + " vm-request, file-write, store-put, store-get, store-remove,"
-                + " batch-execute, read, write, transform, http-request",
+                + " batch-execute, db-select, db-insert, db-update, db-delete, db-execute, db-bulk,"
+                + " read, write, transform, http-request",
             "must hold exactly one of: synchronous, staged, auto");
   }
 

@@ -1,18 +1,12 @@
 package io.sluice.testkit;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import io.sluice.core.store.StorageConfig;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -112,22 +106,10 @@ public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCa
   }
 
   private static void requireServer() {
-    if (reachable()) {
-      return;
-    }
-    String why = "PostgreSQL is not reachable at " + HOST + ":" + PORT;
-    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-      fail(why + "; PostgreSQL is required in CI (user postgres, database test, trust auth)");
-    }
-    Assumptions.abort(why + "; skipping the PostgreSQL tests (start one to run them)");
+    TestServers.require("PostgreSQL", HOST, PORT, "user postgres, database test, trust auth");
   }
 
   private static boolean reachable() {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(HOST, PORT), 500);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
+    return TestServers.reachable(HOST, PORT);
   }
 }

@@ -73,6 +73,13 @@ public interface MappingContext {
   /** The names of the file's flows; complete once the flows are mapped, as sections are. */
   Set<String> flowNames();
 
+  /**
+   * Registers {@code value} (a password a component was given) as secret, as a {@code
+   * ${secret:...}} value is: masked wherever Sluice shows text (the problems of the file, the
+   * command's log and output, {@code /metrics}), whether it was written or came from a placeholder.
+   */
+  void secret(String value);
+
   /** A template at {@code key} (required when {@code defaultText} is null); null if broken. */
   default Template template(ConfigNode node, String key, String defaultText) {
     String text = node.text(key, defaultText);

@@ -165,7 +165,7 @@ public record DbPollConfig(
       if (problems.check(
           frequency != null && frequency.isPositive(),
           "frequency",
-          frequency == null ? null : ConfigProblems.text(frequency),
+          frequency,
           "must be a positive duration")) {
         problems.atMost("frequency", frequency, ConfigProblems.MAX_DURATION);
       }

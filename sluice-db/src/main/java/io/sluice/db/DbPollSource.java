@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.Backoff;
+import io.sluice.core.ConfigProblems;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.FlowStartException;
 import io.sluice.core.Message;
@@ -154,7 +155,7 @@ public final class DbPollSource implements Source {
             + " round trip), {}; watermark {}",
         flow,
         config.dataSource(),
-        config.frequency(),
+        ConfigProblems.text(config.frequency()),
         config.maxRows(),
         config.fetchSize(),
         config.perRow() ? "a message per row" : "a message per " + config.pageSize() + " rows",
@@ -274,9 +275,9 @@ public final class DbPollSource implements Source {
               + " in {} from watermark {}: {}",
           context.flowName(),
           config.dataSource(),
-          wait,
+          ConfigProblems.text(wait),
           from,
-          e.toString());
+          describe(e));
       scheduleNext(wait);
       return;
     }
@@ -463,7 +464,7 @@ public final class DbPollSource implements Source {
                 + " (not counted towards maxDeliveries): {}",
             context.flowName(),
             unit.watermark(),
-            cause.toString());
+            describe(cause));
         return false;
       }
       if (key == null || !key.equals(failingKey)) {
@@ -480,7 +481,7 @@ public final class DbPollSource implements Source {
             unit.watermark(),
             deliveries,
             max == 0 || key == null ? "" : " of " + max,
-            cause.toString());
+            describe(cause));
         return false;
       }
       dead.increment();
@@ -500,7 +501,7 @@ public final class DbPollSource implements Source {
           unit.watermark(),
           store.name(),
           "dead." + key,
-          cause.toString());
+          describe(cause));
       try {
         store.put("dead." + key, reason);
       } catch (RuntimeException e) {
@@ -533,6 +534,13 @@ public final class DbPollSource implements Source {
             e.toString());
       }
     }
+  }
+
+  /** The error for a log line: its error type first when it has one ({@code DB:CONNECTIVITY}). */
+  private static String describe(Throwable error) {
+    return error instanceof SluiceException typed && typed.errorType() != null
+        ? typed.errorType() + " " + typed.getMessage()
+        : error.toString();
   }
 
   /** Whether {@code error} is a database out of reach, anywhere along its causes. */

@@ -24,7 +24,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,12 +77,16 @@ public final class DbPollSource implements Source {
   /** The longest wait after failures, unless {@code frequency} is longer. */
   static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
+  /** How long a stop waits for a poll handing rows over to finish and keep its watermark. */
+  static final Duration HAND_OVER_WAIT = Duration.ofSeconds(5);
+
   private final DataSources dataSources;
   private final DbPollConfig config;
   private final DbSelectProcessor select;
   private final Backoff.Failures failures;
   private final Object schedule = new Object();
   private final Object state = new Object();
+  private final ReentrantLock handing = new ReentrantLock();
   private SourceContext context;
   private ObjectStore store;
   private volatile Object watermark;
@@ -172,7 +178,10 @@ public final class DbPollSource implements Source {
     }
   }
 
-  /** Cancels the next poll and gives the pool back; messages in the flow finish. */
+  /**
+   * Cancels the next poll, waits up to {@link #HAND_OVER_WAIT} for a poll handing rows over to stop
+   * at the next row and keep its watermark, and gives the pool back; messages in the flow finish.
+   */
   @Override
   public void stop() {
     synchronized (schedule) {
@@ -184,6 +193,22 @@ public final class DbPollSource implements Source {
         nextPoll.cancel();
         nextPoll = null;
       }
+    }
+    // A flow that finishes its messages on the thread handing them over (CPU_LITE under auto)
+    // has counted them out before the poll keeps its watermark: wait for that, so that the
+    // store, closed once the flow drained, still takes it. The hand-over stops at the next row.
+    try {
+      if (handing.tryLock(HAND_OVER_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        handing.unlock();
+      } else {
+        LOG.warn(
+            "db-poll of flow '{}' still handing rows over after {}; stopping without waiting:"
+                + " a restart may hand over again the rows of that poll",
+            context.flowName(),
+            ConfigProblems.text(HAND_OVER_WAIT));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     select.stop();
   }
@@ -265,6 +290,11 @@ public final class DbPollSource implements Source {
       full = rows.size() >= config.maxRows();
       units = units(rows);
     } catch (RuntimeException e) {
+      if (!isRunning()) {
+        LOG.debug(
+            "db-poll of flow '{}' stopped during a poll: {}", context.flowName(), e.toString());
+        return;
+      }
       failed.increment();
       Duration wait;
       synchronized (state) {
@@ -289,7 +319,14 @@ public final class DbPollSource implements Source {
       scheduleNext(config.frequency());
       return;
     }
-    new Round(units, full).handOver();
+    handing.lock();
+    try {
+      if (isRunning()) {
+        new Round(units, full).handOver();
+      }
+    } finally {
+      handing.unlock();
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -415,6 +452,17 @@ public final class DbPollSource implements Source {
 
     /** Moves the watermark over the messages that completed in order, keeps it, polls again. */
     private void finish() {
+      // Whatever happens here, polling goes on: a poll that ends without scheduling the next one
+      // would stop the source without a word.
+      Duration wait = config.frequency();
+      try {
+        wait = settle();
+      } finally {
+        scheduleNext(wait);
+      }
+    }
+
+    private Duration settle() {
       Duration wait;
       synchronized (state) {
         Object mark = watermark;
@@ -446,7 +494,7 @@ public final class DbPollSource implements Source {
           wait = full || done < units.size() ? Duration.ZERO : config.frequency();
         }
       }
-      scheduleNext(wait);
+      return wait;
     }
 
     /**

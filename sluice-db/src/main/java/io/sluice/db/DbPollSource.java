@@ -133,8 +133,12 @@ public final class DbPollSource implements Source {
   public void start(SourceContext flowContext) {
     this.context = flowContext;
     String flow = flowContext.flowName();
-    store = flowContext.storage().objectStore(storeName(flow), ObjectStoreOptions.DEFAULTS);
-    Object kept = config.watermarkColumn() == null ? null : kept(flow);
+    // Without a watermark there is nothing to keep: the application's store is not opened for it.
+    store =
+        config.watermarkColumn() == null
+            ? null
+            : flowContext.storage().objectStore(storeName(flow), ObjectStoreOptions.DEFAULTS);
+    Object kept = store == null ? null : kept(flow);
     watermark = kept != null ? kept : config.initialWatermark();
     saved = kept == null ? null : Watermarks.encode(kept);
     MeterRegistry registry = flowContext.meterRegistry();
@@ -163,7 +167,7 @@ public final class DbPollSource implements Source {
         config.dataSource(),
         ConfigProblems.text(config.frequency()),
         config.maxRows(),
-        config.fetchSize(),
+        Math.min(config.fetchSize(), config.maxRows()),
         config.perRow() ? "a message per row" : "a message per " + config.pageSize() + " rows",
         config.watermarkColumn() == null
             ? "none"

@@ -42,16 +42,7 @@ class DbPollHandsEachRowOnceInOrderTest {
     String table = createTable(db);
     Polled.insert(db, table, "a", 25);
     DbPollSource source =
-        new DbPollSource(
-            db.dataSources(),
-            DbPollConfig.builder(
-                    "db", "SELECT id, sku FROM " + table + " WHERE id > :watermark ORDER BY id")
-                .frequency(Duration.ofMillis(50))
-                .watermarkColumn("id")
-                .initialWatermark(0)
-                .maxRows(10)
-                .fetchSize(4)
-                .build());
+        new DbPollSource(db.dataSources(), Polled.byId(table).maxRows(10).fetchSize(4).build());
     Polled polled = new Polled();
     try (Application app = polled.application("orders", source, StorageConfig.memory())) {
       app.start();

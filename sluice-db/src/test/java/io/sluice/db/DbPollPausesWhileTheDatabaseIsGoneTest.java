@@ -63,15 +63,7 @@ class DbPollPausesWhileTheDatabaseIsGoneTest {
                     .connectionTimeout(Duration.ofMillis(500))
                     .build()));
     Polled.insert(postgres, table, "a", 5);
-    DbPollSource source =
-        new DbPollSource(
-            sources,
-            DbPollConfig.builder(
-                    "db", "SELECT id, sku FROM " + table + " WHERE id > :watermark ORDER BY id")
-                .frequency(Duration.ofMillis(50))
-                .watermarkColumn("id")
-                .initialWatermark(0)
-                .build());
+    DbPollSource source = new DbPollSource(sources, Polled.byId(table).build());
     Polled polled = new Polled();
     try (Application app = polled.application("orders", source, StorageConfig.memory())) {
       app.start();

@@ -30,14 +30,6 @@ class DbPollRetriesAFailingRowTest {
     return table;
   }
 
-  private static DbPollConfig.Builder poll(String table) {
-    return DbPollConfig.builder(
-            "db", "SELECT id, sku FROM " + table + " WHERE id > :watermark ORDER BY id")
-        .frequency(Duration.ofMillis(20))
-        .watermarkColumn("id")
-        .initialWatermark(0);
-  }
-
   @Test
   void aFailingRowHoldsTheWatermarkAndIsRetriedAtTheNextPoll() throws Exception {
     TestDb db = TestDb.sqlite(dir);
@@ -48,7 +40,7 @@ class DbPollRetriesAFailingRowTest {
             id ->
                 id == 3
                     && tries.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet() <= 2);
-    DbPollSource source = new DbPollSource(db.dataSources(), poll(table).build());
+    DbPollSource source = new DbPollSource(db.dataSources(), Polled.byId(table).build());
     try (Application app = polled.application("orders", source, StorageConfig.memory())) {
       app.start();
       await().atMost(Duration.ofSeconds(20)).until(() -> polled.completed().size() >= 8);
@@ -73,7 +65,8 @@ class DbPollRetriesAFailingRowTest {
     TestDb db = TestDb.sqlite(dir);
     String table = table(db);
     Polled polled = new Polled(id -> id == 5);
-    DbPollSource source = new DbPollSource(db.dataSources(), poll(table).maxDeliveries(3).build());
+    DbPollSource source =
+        new DbPollSource(db.dataSources(), Polled.byId(table).maxDeliveries(3).build());
     try (Application app =
         polled.application("orders", source, StorageConfig.builder().dataDir(dir).build())) {
       app.start();
@@ -104,7 +97,8 @@ class DbPollRetriesAFailingRowTest {
     String table = table(db);
     AtomicInteger fives = new AtomicInteger();
     Polled polled = new Polled(id -> id == 5 && fives.incrementAndGet() > 0);
-    DbPollSource source = new DbPollSource(db.dataSources(), poll(table).maxDeliveries(0).build());
+    DbPollSource source =
+        new DbPollSource(db.dataSources(), Polled.byId(table).maxDeliveries(0).build());
     try (Application app = polled.application("orders", source, StorageConfig.memory())) {
       app.start();
       await().atMost(Duration.ofSeconds(20)).until(() -> fives.get() >= 6);

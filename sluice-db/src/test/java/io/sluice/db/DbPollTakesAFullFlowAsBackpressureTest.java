@@ -48,15 +48,7 @@ class DbPollTakesAFullFlowAsBackpressureTest {
               completed.add(((Number) ((Map<?, ?>) message.payload()).get("id")).longValue());
               return message;
             });
-    DbPollSource source =
-        new DbPollSource(
-            db.dataSources(),
-            DbPollConfig.builder(
-                    "db", "SELECT id, sku FROM " + table + " WHERE id > :watermark ORDER BY id")
-                .frequency(Duration.ofMillis(20))
-                .watermarkColumn("id")
-                .initialWatermark(0)
-                .build());
+    DbPollSource source = new DbPollSource(db.dataSources(), Polled.byId(table).build());
     Flow flow =
         Flow.builder("orders")
             .source(source)

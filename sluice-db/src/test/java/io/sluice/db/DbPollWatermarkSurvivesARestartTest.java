@@ -36,14 +36,7 @@ class DbPollWatermarkSurvivesARestartTest {
   void aRestartResumesAfterTheLastKeyHandedOver(TestDb db, @TempDir Path data) throws Exception {
     String table = DbPollHandsEachRowOnceInOrderTest.createTable(db);
     Polled.insert(db, table, "a", 12);
-    DbPollConfig config =
-        DbPollConfig.builder(
-                "db", "SELECT id, sku FROM " + table + " WHERE id > :watermark ORDER BY id")
-            .frequency(Duration.ofMillis(50))
-            .watermarkColumn("id")
-            .initialWatermark(0)
-            .maxRows(5)
-            .build();
+    DbPollConfig config = Polled.byId(table).maxRows(5).build();
     StorageConfig store = StorageConfig.builder().dataDir(data).build();
 
     Polled first = new Polled();

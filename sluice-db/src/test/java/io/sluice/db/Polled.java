@@ -7,6 +7,7 @@ import io.sluice.core.flow.Flow;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.store.StorageConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +35,23 @@ final class Polled {
     this(id -> false);
   }
 
-  /** A flow named {@code name} polled by {@code source}, recording into this. */
-  Flow flow(String name, DbPollSource polling) {
+  /**
+   * A poll of {@code table}'s id and sku after the watermark, in id order, every 20 ms, from 0, on
+   * the data source {@code db}.
+   */
+  static DbPollConfig.Builder byId(String table) {
+    return DbPollConfig.builder(
+            "db", "SELECT id, sku FROM " + table + " WHERE id > :watermark ORDER BY id")
+        .frequency(Duration.ofMillis(20))
+        .watermarkColumn("id")
+        .initialWatermark(0);
+  }
+
+  /**
+   * A flow named {@code name} polled by {@code source}, recording into this, then running {@code
+   * after}.
+   */
+  Flow flow(String name, DbPollSource polling, Processor... after) {
     this.source = polling;
     Processor record =
         Processor.of(
@@ -54,7 +70,11 @@ final class Polled {
               }
               return message;
             });
-    return Flow.builder(name).source(polling).processor(record).build();
+    Flow.Builder flow = Flow.builder(name).source(polling).processor(record);
+    for (Processor processor : after) {
+      flow.processor(processor);
+    }
+    return flow.build();
   }
 
   /** An application of the flow with its store as {@code storage} says. */

@@ -91,17 +91,14 @@ public final class DbPollSource implements Source {
   private ObjectStore store;
   private volatile Object watermark;
   private String saved;
-  private String failingKey;
-  private int deliveries;
   private boolean running;
   private TimerService.Cancellable nextPoll;
   private Counter polls;
   private Counter rowsHanded;
   private Counter failed;
   private Counter refused;
-  private Counter dead;
   private RepeatedFailureLog queryFailures;
-  private RepeatedFailureLog rowFailures;
+  private FailingRows failingRows;
 
   /** A poll as {@code config} says, on a data source of {@code dataSources}. */
   public DbPollSource(DataSources dataSources, DbPollConfig config) {
@@ -146,7 +143,6 @@ public final class DbPollSource implements Source {
     rowsHanded = counter(registry, "sluice.db.poll.rows", "Rows handed to the flow, each time");
     failed = counter(registry, "sluice.db.poll.failed", "Queries and messages that failed");
     refused = counter(registry, "sluice.db.poll.refused", "Messages the flow refused (full)");
-    dead = counter(registry, "sluice.db.poll.dead", "Rows given up after maxDeliveries");
     Gauge.builder("sluice.db.poll.watermark", this, s -> Watermarks.gauge(s.watermark))
         .tag("flow", flow)
         .description("The watermark of a db-poll, when it is a number")
@@ -156,9 +152,7 @@ public final class DbPollSource implements Source {
             LOG,
             "db-poll of flow '" + flow + "' querying data source '" + config.dataSource() + "'",
             flowContext.clock());
-    rowFailures =
-        new RepeatedFailureLog(
-            LOG, "Flow '" + flow + "' failing on rows of its db-poll", flowContext.clock());
+    failingRows = new FailingRows(LOG, flowContext, config.maxDeliveries(), store);
     select.start(flowContext);
     LOG.info(
         "db-poll of flow '{}' queries data source '{}' every {}, at most {} rows a poll ({} per"
@@ -311,7 +305,7 @@ public final class DbPollSource implements Source {
           config.dataSource(),
           ConfigProblems.text(wait),
           from,
-          describe(e));
+          FailingRows.describe(e));
       scheduleNext(wait);
       return;
     }
@@ -473,7 +467,8 @@ public final class DbPollSource implements Source {
         int done = 0;
         while (done < submitted) {
           Outcome outcome = outcomes[done];
-          if (outcome == Outcome.FAILED && givenUp(done)) {
+          if (outcome == Outcome.FAILED
+              && failingRows.givenUp(units.get(done).watermark(), errors[done])) {
             outcome = Outcome.DONE;
           }
           if (outcome != Outcome.DONE) {
@@ -494,74 +489,11 @@ public final class DbPollSource implements Source {
           wait = config.frequency();
         } else {
           failures.reset();
-          rowFailures.recovered();
+          failingRows.recovered();
           wait = full || done < units.size() ? Duration.ZERO : config.frequency();
         }
       }
       return wait;
-    }
-
-    /**
-     * Notes the failure of message {@code index}, the first that did not complete; true when it has
-     * been handed over {@code maxDeliveries} times and the watermark moves past it.
-     */
-    private boolean givenUp(int index) {
-      Unit unit = units.get(index);
-      Throwable cause = errors[index];
-      String key = unit.watermark() == null ? null : Watermarks.encode(unit.watermark());
-      if (connectivity(cause)) {
-        rowFailures.failed(
-            "Flow '{}' could not reach a database for the row of watermark {} of its db-poll;"
-                + " the watermark stays before it and it is handed over again at the next poll"
-                + " (not counted towards maxDeliveries): {}",
-            context.flowName(),
-            unit.watermark(),
-            describe(cause));
-        return false;
-      }
-      if (key == null || !key.equals(failingKey)) {
-        failingKey = key;
-        deliveries = 0;
-      }
-      deliveries++;
-      int max = config.maxDeliveries();
-      if (key == null || max == 0 || deliveries < max) {
-        rowFailures.failed(
-            "Flow '{}' failed on the row of watermark {} of its db-poll (delivery {}{}); the"
-                + " watermark stays before it and it is handed over again at the next poll: {}",
-            context.flowName(),
-            unit.watermark(),
-            deliveries,
-            max == 0 || key == null ? "" : " of " + max,
-            describe(cause));
-        return false;
-      }
-      dead.increment();
-      String reason =
-          "given up after "
-              + deliveries
-              + " deliveries at "
-              + context.clock().instant()
-              + ": "
-              + cause;
-      LOG.warn(
-          "Flow '{}' failed {} times on the row of watermark {} of its db-poll; the watermark"
-              + " moves past it (the row stays in its table; the store '{}' keeps it under"
-              + " '{}'): {}",
-          context.flowName(),
-          deliveries,
-          unit.watermark(),
-          store.name(),
-          "dead." + key,
-          describe(cause));
-      try {
-        store.put("dead." + key, reason);
-      } catch (RuntimeException e) {
-        LOG.warn("Could not note the row given up in store '{}': {}", store.name(), e.toString());
-      }
-      failingKey = null;
-      deliveries = 0;
-      return true;
     }
 
     /** Puts the watermark in the store unless it is there already; a failure is tried again. */
@@ -586,22 +518,5 @@ public final class DbPollSource implements Source {
             e.toString());
       }
     }
-  }
-
-  /** The error for a log line: its error type first when it has one ({@code DB:CONNECTIVITY}). */
-  private static String describe(Throwable error) {
-    return error instanceof SluiceException typed && typed.errorType() != null
-        ? typed.errorType() + " " + typed.getMessage()
-        : error.toString();
-  }
-
-  /** Whether {@code error} is a database out of reach, anywhere along its causes. */
-  private static boolean connectivity(Throwable error) {
-    for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof SluiceException e && DbException.CONNECTIVITY.equals(e.errorType())) {
-        return true;
-      }
-    }
-    return false;
   }
 }

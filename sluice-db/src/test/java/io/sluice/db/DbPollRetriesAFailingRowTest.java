@@ -107,4 +107,32 @@ class DbPollRetriesAFailingRowTest {
     assertThat(polled.completed()).isEqualTo(Polled.ids(1, 4));
     assertThat(source.watermark()).isEqualTo(4L);
   }
+
+  @Test
+  void aRowWhoseDatabaseIsAwayIsNeverGivenUp() throws Exception {
+    TestDb db = TestDb.sqlite(dir);
+    String table = table(db);
+    AtomicInteger threes = new AtomicInteger();
+    Polled polled =
+        new Polled(
+            id -> id == 3 && threes.incrementAndGet() <= 4,
+            id ->
+                new DbException(
+                    DbException.CONNECTIVITY, "orders-db", "db-insert", "08006", "gone", null));
+    DbPollSource source =
+        new DbPollSource(db.dataSources(), Polled.byId(table).maxDeliveries(2).build());
+    try (Application app = polled.application("orders", source, StorageConfig.memory())) {
+      app.start();
+      await().atMost(Duration.ofSeconds(20)).until(() -> polled.completed().size() >= 8);
+      assertThat(
+              app.meterRegistry()
+                  .get("sluice.db.poll.dead")
+                  .tag("flow", "orders")
+                  .counter()
+                  .count())
+          .isZero();
+    }
+
+    assertThat(polled.delivered()).containsExactly(1L, 2L, 3L, 3L, 3L, 3L, 3L, 4L, 5L, 6L, 7L, 8L);
+  }
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -25,10 +26,17 @@ final class Polled {
 
   private final List<Delivery> deliveries = new ArrayList<>();
   private final Predicate<Long> fails;
+  private final Function<Long, RuntimeException> error;
   private DbPollSource source;
 
   Polled(Predicate<Long> fails) {
+    this(fails, id -> new IllegalStateException("row " + id + " fails, as the test asked"));
+  }
+
+  /** As {@link #Polled(Predicate)}, failing with the error {@code error} makes. */
+  Polled(Predicate<Long> fails, Function<Long, RuntimeException> error) {
     this.fails = fails;
+    this.error = error;
   }
 
   Polled() {
@@ -65,7 +73,7 @@ final class Polled {
                           id, message.attribute("watermark"), source.watermark(), failing));
                 }
                 if (failing) {
-                  throw new IllegalStateException("row " + id + " fails, as the test asked");
+                  throw error.apply(id);
                 }
               }
               return message;

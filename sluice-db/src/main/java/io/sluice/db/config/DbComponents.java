@@ -21,6 +21,7 @@ public final class DbComponents implements ComponentProvider {
         new DbUpdateComponent(Kind.DELETE),
         new DbExecuteComponent(),
         new DbBulkComponent(),
+        new DbPollComponent(),
         new DataSourcesSection());
   }
 }

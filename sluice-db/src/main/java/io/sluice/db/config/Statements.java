@@ -67,7 +67,7 @@ final class Statements {
    * Each parameter's value: a text is a template ({@code "#[payload.id]"}), a number or boolean a
    * constant of its type. Absent: none, or null for a bulk taking them from its elements.
    */
-  private static Map<String, Template> parameters(
+  static Map<String, Template> parameters(
       ConfigNode node, MappingContext context, boolean fromElements) {
     Map<String, Template> parameters = new LinkedHashMap<>();
     if (!node.isPresent()) {

@@ -27,7 +27,7 @@ class EveryRegisteredComponentIsInTheSchemaTest {
   @Test
   void theComponentsOfTheCommandsClassPathAreAllFoundInTheirOrder() {
     assertThat(registry.sources().keySet())
-        .containsExactly("file", "scheduler", "vm-listener", "http-listener");
+        .containsExactly("file", "scheduler", "vm-listener", "db-poll", "http-listener");
     assertThat(registry.processors().keySet())
         .containsExactly(
             "logger",

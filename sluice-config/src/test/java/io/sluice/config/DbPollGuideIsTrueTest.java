@@ -1,11 +1,11 @@
-package io.sluice.db;
+package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.config.ConfigLoader;
 import io.sluice.core.app.Application;
+import io.sluice.db.DbPollSource;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,13 +1,14 @@
-package io.sluice.db;
+package io.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import io.sluice.config.ConfigLoader;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.app.Application;
+import io.sluice.db.DbPollConfig;
+import io.sluice.db.DbPollSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;

@@ -57,8 +57,31 @@ class DataSourcesAndDbProcessorsAreMappedFromYamlTest {
                 Duration.ofMinutes(5),
                 Duration.ofMinutes(20)));
     assertThat(sources.config("defaults"))
-        .isEqualTo(DataSourceConfig.builder("defaults", "jdbc:sqlite:defaults.db").build());
+        .isEqualTo(
+            DataSourceConfig.builder("defaults", "jdbc:sqlite:/etc/sluice/defaults.db").build());
     assertThat(Secrets.mask("login pw-of-orders")).isEqualTo("login ******");
+  }
+
+  @Test
+  void aSqliteFileNamedByARelativePathIsBesideTheConfigurationFile() {
+    DataSources sources =
+        Configs.read(
+                """
+                dataSources:
+                  - { name: relative, url: "jdbc:sqlite:data/../shop.db?journal_mode=WAL" }
+                  - { name: absolute, url: "jdbc:sqlite:/var/lib/shop.db" }
+                  - { name: memory, url: "jdbc:sqlite::memory:" }
+                  - { name: uri, url: "jdbc:sqlite:file:shop.db?mode=ro" }
+                  - { name: other, url: "jdbc:postgresql://db/shop" }
+                flows: [ { name: f } ]
+                """)
+            .section(DataSources.class);
+    assertThat(sources.config("relative").url())
+        .isEqualTo("jdbc:sqlite:/etc/sluice/shop.db?journal_mode=WAL");
+    assertThat(sources.config("absolute").url()).isEqualTo("jdbc:sqlite:/var/lib/shop.db");
+    assertThat(sources.config("memory").url()).isEqualTo("jdbc:sqlite::memory:");
+    assertThat(sources.config("uri").url()).isEqualTo("jdbc:sqlite:file:shop.db?mode=ro");
+    assertThat(sources.config("other").url()).isEqualTo("jdbc:postgresql://db/shop");
   }
 
   @Test

@@ -6,6 +6,8 @@ import io.sluice.config.spi.SectionComponent;
 import io.sluice.config.spi.UniqueNames;
 import io.sluice.db.DataSourceConfig;
 import io.sluice.db.DataSources;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -63,7 +65,7 @@ final class DataSourcesSection implements SectionComponent<DataSources> {
   private static DataSourceConfig dataSource(
       ConfigNode item, String password, MappingContext context) {
     String name = item.text("name", null);
-    String url = item.text("url", null);
+    String url = sqliteRelativeToTheFile(item.text("url", null), context.baseDirectory());
     ConfigNode pool = item.get("pool");
     DataSourceConfig.Builder builder =
         DataSourceConfig.builder(name, url)
@@ -76,5 +78,32 @@ final class DataSourcesSection implements SectionComponent<DataSources> {
             .idleTimeout(pool.duration("idleTimeout", DataSourceConfig.DEFAULT_IDLE_TIMEOUT))
             .maxLifetime(pool.duration("maxLifetime", DataSourceConfig.DEFAULT_MAX_LIFETIME));
     return context.problems().attempt(item.path(), builder::build);
+  }
+
+  /**
+   * A SQLite URL naming its file by a relative path ({@code jdbc:sqlite:data/shop.db}) names it
+   * relative to the configuration file, as every path of the file is; {@code :memory:}, a {@code
+   * file:} URI and an absolute path are left as written, and so is what follows a {@code ?}.
+   */
+  static String sqliteRelativeToTheFile(String url, Path base) {
+    String prefix = "jdbc:sqlite:";
+    if (url == null || base == null || !url.startsWith(prefix)) {
+      return url;
+    }
+    String rest = url.substring(prefix.length());
+    int query = rest.indexOf('?');
+    String file = query < 0 ? rest : rest.substring(0, query);
+    try {
+      if (file.isEmpty() || file.startsWith(":") || file.startsWith("file:")) {
+        return url;
+      }
+      Path path = Path.of(file);
+      if (path.isAbsolute()) {
+        return url;
+      }
+      return prefix + base.resolve(path).normalize() + (query < 0 ? "" : rest.substring(query));
+    } catch (InvalidPathException e) {
+      return url; // the driver says what is wrong with it
+    }
   }
 }

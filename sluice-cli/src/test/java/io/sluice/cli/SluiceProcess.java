@@ -106,10 +106,21 @@ final class SluiceProcess implements AutoCloseable {
     return Files.exists(log) ? Files.readString(log) : "";
   }
 
+  /**
+   * Sends SIGKILL and waits for the process to be gone, so that what it held (the store's lock, its
+   * port) is free when this returns.
+   */
   @Override
   public void close() {
     if (process.isAlive()) {
       process.destroyForcibly();
+    }
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("sluice did not die within 30 s of SIGKILL");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

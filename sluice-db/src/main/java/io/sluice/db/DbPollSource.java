@@ -106,6 +106,7 @@ public final class DbPollSource implements Source {
     this.config = Objects.requireNonNull(config, "config");
     this.select =
         new DbSelectProcessor(
+            "db-poll",
             dataSources,
             config.statement(),
             false,

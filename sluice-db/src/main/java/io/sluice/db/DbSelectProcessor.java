@@ -38,7 +38,18 @@ public final class DbSelectProcessor extends DbOperation {
       boolean streaming,
       int fetchSize,
       int maxRows) {
-    super("db-select", dataSources, statement, Set.of());
+    this("db-select", dataSources, statement, streaming, fetchSize, maxRows);
+  }
+
+  /** As above, its errors naming {@code operation} (a {@code db-poll}'s query). */
+  DbSelectProcessor(
+      String operation,
+      DataSources dataSources,
+      DbStatement statement,
+      boolean streaming,
+      int fetchSize,
+      int maxRows) {
+    super(operation, dataSources, statement, Set.of());
     if (fetchSize < 0 || fetchSize > MAX_ROWS) {
       throw new IllegalArgumentException("fetchSize must be from 0 to " + MAX_ROWS);
     }

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * The database connector in configuration files: the processors {@code db-select}, {@code
- * db-insert}, {@code db-update}, {@code db-delete}, {@code db-execute} and {@code db-bulk}, and the
- * section {@code dataSources} they name their data source in.
+ * db-insert}, {@code db-update}, {@code db-delete}, {@code db-execute} and {@code db-bulk}, the
+ * source {@code db-poll}, and the section {@code dataSources} they name their data source in.
  */
 public final class DbComponents implements ComponentProvider {
 

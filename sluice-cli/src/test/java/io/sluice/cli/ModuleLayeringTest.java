@@ -34,7 +34,8 @@ class ModuleLayeringTest {
             "io.sluice.http..",
             "io.sluice.jobs..",
             "io.sluice.batch..",
-            "io.sluice.formats..")
+            "io.sluice.formats..",
+            "io.sluice.db..")
         .check(SLUICE);
   }
 
@@ -73,6 +74,15 @@ class ModuleLayeringTest {
             "io.sluice.http..",
             "io.sluice.jobs..",
             "io.sluice.batch.."
+          },
+          // The database connector may use batch's API (its query input is a BatchInput).
+          {
+            "io.sluice.db..",
+            "io.sluice.jdbc..",
+            "io.sluice.serializers..",
+            "io.sluice.http..",
+            "io.sluice.jobs..",
+            "io.sluice.formats.."
           }
         }) {
       // Their components implement the configuration's SPI (io.sluice.config.spi): nothing else of
@@ -134,7 +144,8 @@ class ModuleLayeringTest {
             "io.sluice.http..",
             "io.sluice.jobs..",
             "io.sluice.batch..",
-            "io.sluice.formats..")
+            "io.sluice.formats..",
+            "io.sluice.db..")
         .check(SLUICE);
   }
 
@@ -182,6 +193,13 @@ class ModuleLayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.sluice.formats.internal..")
+        .check(SLUICE);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.sluice.db..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.sluice.db.internal..")
         .check(SLUICE);
   }
 

@@ -43,7 +43,7 @@ class QueryInputGuideIsTrueTest {
   @Test
   void theGuidesExampleLoads() throws Exception {
     String part = part();
-    int open = part.indexOf("```yaml\n") + 8;
+    int open = part.indexOf("```\n") + 4;
     String yaml = part.substring(open, part.indexOf("```", open));
 
     BatchJob job =

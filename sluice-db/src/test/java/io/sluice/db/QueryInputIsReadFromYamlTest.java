@@ -116,6 +116,25 @@ class QueryInputIsReadFromYamlTest {
   }
 
   @Test
+  void theSchemaHoldsQueryAmongTheInputsExactlyOneOfWithItsDefault() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode input =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(ConfigLoader.schema())
+            .at("/$defs/batchInput");
+
+    assertThat(input.at("/properties/query/required").toString())
+        .isEqualTo("[\"dataSource\",\"sql\",\"keyColumn\"]");
+    assertThat(input.at("/properties/query/properties/fetchSize/default").asInt()).isEqualTo(1000);
+    assertThat(input.path("oneOf"))
+        .extracting(branch -> branch.path("required").path(0).asText())
+        .containsExactly("csv", "jsonLines", "generator", "source", "message", "query");
+    assertThat(input.path("description").asText())
+        .isEqualTo(
+            "Where a batch job's records come from: exactly one of csv, jsonLines, generator,"
+                + " source, message or query.");
+  }
+
+  @Test
   void brokenValuesAreReportedTogetherWithKeyValueRuleAndLine() {
     List<ConfigProblem> problems =
         problems(

@@ -1,5 +1,7 @@
 package io.sluice.config;
 
+import io.sluice.config.spi.ComponentKind;
+import io.sluice.config.spi.ConfigComponent;
 import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.ProblemCollector;
@@ -159,6 +161,28 @@ final class ApplicationMapper implements MappingContext {
   @Override
   public Processor processor(String kind, ConfigNode node) {
     return processorMapper.embedded(kind, node);
+  }
+
+  @Override
+  public List<String> componentKeys(ComponentKind kind) {
+    return registry.keys(kind);
+  }
+
+  @Override
+  public Object component(ComponentKind kind, String key, ConfigNode node) {
+    ConfigComponent<?> component =
+        kind == ComponentKind.BATCH_INPUT ? registry.batchInputs().get(key) : null;
+    if (component == null) {
+      problems.add(
+          node.path(),
+          key,
+          "is not a "
+              + kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+              + " kind installed here; installed: "
+              + String.join(", ", registry.keys(kind)));
+      return null;
+    }
+    return component.map(node, this);
   }
 
   @Override

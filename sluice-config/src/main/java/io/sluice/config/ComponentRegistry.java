@@ -31,6 +31,7 @@ final class ComponentRegistry {
   private final Map<String, ProcessorComponent> processors = new LinkedHashMap<>();
   private final List<SectionComponent<?>> sections = new ArrayList<>();
   private final Map<String, StoreComponent> stores = new LinkedHashMap<>();
+  private final Map<String, ConfigComponent<?>> batchInputs = new LinkedHashMap<>();
 
   ComponentRegistry(List<ConfigComponent<?>> components) {
     this.all = List.copyOf(components);
@@ -54,6 +55,8 @@ final class ComponentRegistry {
         case ProcessorComponent processor -> processors.put(processor.key(), processor);
         case SectionComponent<?> section -> sections.add(section);
         case StoreComponent store -> stores.put(store.key(), store);
+        case ConfigComponent<?> input when input.kind() == ComponentKind.BATCH_INPUT ->
+            batchInputs.put(input.key(), input);
         default ->
             throw new SluiceException(
                 component.getClass().getName()
@@ -112,6 +115,22 @@ final class ComponentRegistry {
   /** The store types by name, those that survive a restart first. */
   Map<String, StoreComponent> stores() {
     return stores;
+  }
+
+  /** The batch input kinds other modules bring, by key, in order. */
+  Map<String, ConfigComponent<?>> batchInputs() {
+    return batchInputs;
+  }
+
+  /** The keys of the components of {@code kind}, in order. */
+  List<String> keys(ComponentKind kind) {
+    return all.stream()
+        .filter(
+            c ->
+                c.kind() == kind
+                    || kind == ComponentKind.PROCESSOR && c.kind() == ComponentKind.ROUTER)
+        .map(ConfigComponent::key)
+        .toList();
   }
 
   /** {@code a, b or c}: the keys, for messages and descriptions. */

@@ -24,6 +24,9 @@ final class SchemaAssembly {
   /** {@code ${sources}} ("a, b or c") or {@code ${sources|, }} ("a, b, c"). */
   private static final Pattern KEYS = Pattern.compile("\\$\\{sources(?:\\|([^}]*))?}");
 
+  /** The definition of a batch job's {@code input:}, where the batch input kinds' keys go. */
+  private static final String BATCH_INPUT = "/$defs/batchInput";
+
   /** The pointer of {@code sluice.store}, where the store types' keys go. */
   private static final String STORE = "/properties/sluice/properties/store";
 
@@ -33,6 +36,7 @@ final class SchemaAssembly {
   static ObjectNode assemble(JsonNode frame, ComponentRegistry registry) {
     ObjectNode schema = frame.deepCopy();
     ObjectNode defs = (ObjectNode) schema.get("$defs");
+    Map<ConfigComponent<?>, ObjectNode> batchInputs = new LinkedHashMap<>();
     for (ConfigComponent<?> component : registry.all()) {
       ObjectNode fragment = component.schema().deepCopy();
       JsonNode own = fragment.remove("$defs");
@@ -41,10 +45,14 @@ final class SchemaAssembly {
       }
       if (component.kind() == ComponentKind.STORE) {
         addStore(schema, component, fragment);
+      } else if (component.kind() == ComponentKind.BATCH_INPUT) {
+        batchInputs.put(component, fragment); // once every $defs is in: the batch module's too
       } else {
         ((ObjectNode) schema.at(parent(component))).set(name(component), fragment);
       }
     }
+    batchInputs.forEach((component, fragment) -> addBatchInput(schema, component, fragment));
+    nameBatchInputs(schema);
     addStoreTypes(schema, registry);
     fillAbsentProcessors(schema, registry);
     List<String> sources = new ArrayList<>(registry.sources().keySet());
@@ -111,6 +119,47 @@ final class SchemaAssembly {
             });
   }
 
+  /**
+   * A batch input kind's key joins {@code batchInput}'s properties and its exactly-one-of rule (a
+   * {@code oneOf} branch requiring it, described as the fragment is).
+   */
+  private static void addBatchInput(
+      ObjectNode schema, ConfigComponent<?> component, ObjectNode fragment) {
+    if (!(schema.at(BATCH_INPUT) instanceof ObjectNode input)) {
+      throw new SluiceException(
+          component.getClass().getName()
+              + " is a batch input, and no module on the class path defines batch jobs"
+              + " ($defs/batchInput)");
+    }
+    ObjectNode properties = (ObjectNode) input.get("properties");
+    if (properties.has(component.key())) {
+      throw new SluiceException(
+          component.getClass().getName()
+              + " defines the batch input "
+              + component.key()
+              + ", which is defined otherwise already");
+    }
+    properties.set(component.key(), fragment);
+    ObjectNode branch = ((ArrayNode) input.get("oneOf")).addObject();
+    branch.put("description", fragment.path("description").asText(component.key()));
+    branch.putArray("required").add(component.key());
+  }
+
+  /** {@code ${batchInputs}} in {@code batchInput}'s description: its kinds, "a, b or c". */
+  private static void nameBatchInputs(ObjectNode schema) {
+    if (schema.at(BATCH_INPUT) instanceof ObjectNode input
+        && input.path("description").asText().contains("${batchInputs}")) {
+      List<String> kinds = new ArrayList<>();
+      input.path("oneOf").forEach(branch -> kinds.add(branch.path("required").path(0).asText()));
+      input.put(
+          "description",
+          input
+              .path("description")
+              .asText()
+              .replace("${batchInputs}", ComponentRegistry.either(kinds, " or ")));
+    }
+  }
+
   /** The store types' names as the values of {@code sluice.store.type}. */
   private static void addStoreTypes(ObjectNode schema, ComponentRegistry registry) {
     ObjectNode type = (ObjectNode) schema.at(STORE + "/properties/type");
@@ -130,6 +179,7 @@ final class SchemaAssembly {
     return switch (component.kind()) {
       case SOURCE -> "/$defs/source/properties";
       case PROCESSOR, ROUTER -> "/$defs/processor/properties";
+      case BATCH_INPUT -> BATCH_INPUT + "/properties";
       case SECTION -> {
         String key = component.key();
         int dot = key.lastIndexOf('.');

@@ -7,6 +7,7 @@ import io.sluice.batch.BatchJob;
 import io.sluice.batch.BatchLauncher;
 import io.sluice.batch.BatchOutput;
 import io.sluice.batch.BatchStep;
+import io.sluice.config.spi.ComponentKind;
 import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.ProblemCollector;
@@ -34,7 +35,8 @@ final class BatchMapper {
   /** How long a source input may stay quiet before the input ends, when {@code quiet} is absent. */
   static final Duration DEFAULT_QUIET = Duration.ofSeconds(5);
 
-  private static final List<String> INPUT_KINDS =
+  /** The input kinds of this module; other modules bring theirs ({@link BatchInputComponent}). */
+  private static final List<String> BUILT_IN_KINDS =
       List.of("csv", "jsonLines", "generator", "source", "message");
 
   private final MappingContext context;
@@ -106,13 +108,15 @@ final class BatchMapper {
     if (!node.isPresent()) {
       return null; // build() says it is required
     }
-    List<String> kinds = INPUT_KINDS.stream().filter(node::has).toList();
+    List<String> inputKinds = new ArrayList<>(BUILT_IN_KINDS);
+    inputKinds.addAll(context.componentKeys(ComponentKind.BATCH_INPUT));
+    List<String> kinds = inputKinds.stream().filter(node::has).toList();
     if (kinds.size() != 1) {
       // The schema names the kinds: exactly one of them.
       problems.add(
           node.path(),
           kinds.isEmpty() ? null : String.join(", ", kinds),
-          "must hold exactly one of: " + String.join(", ", INPUT_KINDS));
+          "must hold exactly one of: " + String.join(", ", inputKinds));
       return null;
     }
     String kind = kinds.getFirst();
@@ -130,7 +134,8 @@ final class BatchMapper {
       case "jsonLines" -> file(node, kind, BatchInput::jsonLines);
       case "generator" -> generator(node.get(kind));
       case "message" -> BatchInput.message();
-      default -> sourceInput(node);
+      case "source" -> sourceInput(node);
+      default -> (BatchInput) context.component(ComponentKind.BATCH_INPUT, kind, node.get(kind));
     };
   }
 

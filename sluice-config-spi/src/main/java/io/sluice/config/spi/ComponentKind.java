@@ -13,7 +13,11 @@ public enum ComponentKind {
   ROUTER,
   /** A type of {@code sluice.store} ({@code sqlite}, {@code memory}): a {@link StoreComponent}. */
   STORE,
-  /** A kind of batch job input (not open to components yet). */
+  /**
+   * A kind of batch job input, written by its key under a job's {@code input:} ({@code query}); the
+   * batch section maps it through {@link MappingContext#component}, and its schema joins the {@code
+   * batchInput} definition.
+   */
   BATCH_INPUT,
   /** A section of the file, such as {@code sluice.jobs} or {@code batch}. */
   SECTION

@@ -59,6 +59,19 @@ public interface MappingContext {
   Source source(ConfigNode node);
 
   /**
+   * The keys of the components of {@code kind} found on the class path, in their order (the batch
+   * input kinds other modules bring, for the batch section that writes them under {@code input:}).
+   */
+  List<String> componentKeys(ComponentKind kind);
+
+  /**
+   * What the component of {@code kind} written as {@code key} maps {@code node} to (a batch input),
+   * or null when it is broken (its problems recorded at their paths) or no module brings it (a
+   * problem says so). For a section holding components of a kind the reader does not place itself.
+   */
+  Object component(ComponentKind kind, String key, ConfigNode node);
+
+  /**
    * The named serializer {@code node} asks for ({@code serializer}), or null; the file checks it is
    * declared under {@code serialization.serializers}.
    */

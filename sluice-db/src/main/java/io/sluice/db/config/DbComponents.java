@@ -22,6 +22,7 @@ public final class DbComponents implements ComponentProvider {
         new DbExecuteComponent(),
         new DbBulkComponent(),
         new DbPollComponent(),
+        new QueryInputComponent(),
         new DataSourcesSection());
   }
 }

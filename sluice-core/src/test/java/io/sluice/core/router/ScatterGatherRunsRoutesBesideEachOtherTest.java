@@ -185,17 +185,7 @@ class ScatterGatherRunsRoutesBesideEachOtherTest {
   @Test
   void aHangingRouteIsCutByTheTimeoutAndItsThreadReleased() throws Exception {
     CountDownLatch interrupted = new CountDownLatch(1);
-    Processor hang =
-        blocking(
-            m -> {
-              try {
-                new CountDownLatch(1).await();
-              } catch (InterruptedException e) {
-                interrupted.countDown();
-                Thread.currentThread().interrupt();
-              }
-              return m;
-            });
+    Processor hang = hangingUntilInterrupted(interrupted);
     ScatterGather sg =
         scatter(Duration.ofMillis(200), false, List.of(List.of(hang), List.of(append("!"))));
     try (Application app = app(ProcessingStrategy.defaultStrategy(), sg)) {
@@ -223,17 +213,7 @@ class ScatterGatherRunsRoutesBesideEachOtherTest {
   void aTimeoutCutsTheRoutesOfAScatterGatherNestedInARoute(ProcessingStrategy strategy)
       throws Exception {
     CountDownLatch interrupted = new CountDownLatch(1);
-    Processor hang =
-        blocking(
-            m -> {
-              try {
-                new CountDownLatch(1).await();
-              } catch (InterruptedException e) {
-                interrupted.countDown();
-                Thread.currentThread().interrupt();
-              }
-              return m;
-            });
+    Processor hang = hangingUntilInterrupted(interrupted);
     ScatterGather inner =
         new ScatterGather(
             "inner",
@@ -263,5 +243,19 @@ class ScatterGatherRunsRoutesBesideEachOtherTest {
           .as("the inner scatter-gather's hanging route was cut with the outer one")
           .isTrue();
     }
+  }
+
+  /** A blocking processor that waits until its thread is interrupted, then counts it. */
+  private static Processor hangingUntilInterrupted(CountDownLatch interrupted) {
+    return blocking(
+        m -> {
+          try {
+            new CountDownLatch(1).await();
+          } catch (InterruptedException e) {
+            interrupted.countDown();
+            Thread.currentThread().interrupt();
+          }
+          return m;
+        });
   }
 }

@@ -75,7 +75,7 @@ class ABatchInputFromAnySourceIsMappedFromYamlTest {
             "batch[0].input");
 
     assertThat(rule)
-        .isEqualTo("must hold exactly one of: csv, jsonLines, generator, source, message");
+        .isEqualTo("must hold exactly one of: csv, jsonLines, generator, source, message, query");
   }
 
   @Test

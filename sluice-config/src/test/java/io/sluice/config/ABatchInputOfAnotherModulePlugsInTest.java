@@ -96,9 +96,9 @@ class ABatchInputOfAnotherModulePlugsInTest {
     assertThat(input.at("/properties/numbers/properties/count/maximum").asInt()).isEqualTo(100);
     assertThat(input.path("oneOf"))
         .extracting(branch -> branch.path("required").path(0).asText())
-        .containsExactly("csv", "jsonLines", "generator", "source", "message", "numbers");
+        .containsExactly("csv", "jsonLines", "generator", "source", "message", "query", "numbers");
     assertThat(input.path("description").asText())
-        .endsWith("exactly one of csv, jsonLines, generator, source, message or numbers.");
+        .endsWith("exactly one of csv, jsonLines, generator, source, message, query or numbers.");
   }
 
   @Test

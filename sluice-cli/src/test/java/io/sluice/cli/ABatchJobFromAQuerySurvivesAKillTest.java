@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -37,24 +36,12 @@ class ABatchJobFromAQuerySurvivesAKillTest {
 
   @Test
   void theResumedInstanceLoadsEachRowOnceAndTheTargetHoldsEachOnce() throws Exception {
-    Path shop = work.resolve("shop.db");
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + shop);
-        Statement ddl = connection.createStatement()) {
-      ddl.execute("PRAGMA journal_mode=WAL"); // the query reads while db-bulk writes the file
-      ddl.execute("CREATE TABLE orders (id integer primary key, sku text not null)");
-      ddl.execute("CREATE TABLE copied (id integer primary key, sku text not null)");
-      connection.setAutoCommit(false);
-      try (PreparedStatement insert =
-          connection.prepareStatement("INSERT INTO orders (id, sku) VALUES (?, ?)")) {
-        for (int id = 1; id <= ROWS; id++) {
-          insert.setInt(1, id);
-          insert.setString(2, "sku-" + id);
-          insert.addBatch();
-        }
-        insert.executeBatch();
-      }
-      connection.commit();
-    }
+    Path shop =
+        ShopDatabase.withOrders(
+            work.resolve("shop.db"),
+            ROWS,
+            "PRAGMA journal_mode=WAL", // the query reads while db-bulk writes the file
+            "CREATE TABLE copied (id integer primary key, sku text not null)");
     Files.writeString(
         work.resolve("copy.yaml"),
         """

@@ -9,10 +9,6 @@ import io.sluice.core.store.StorageConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -37,22 +33,7 @@ class DbPollSurvivesAKillTest {
 
   @Test
   void everyRowIsHandedOverAndTheWatermarkNeverPassesARowNotDone() throws Exception {
-    Path shop = work.resolve("shop.db");
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + shop);
-        Statement ddl = connection.createStatement()) {
-      ddl.execute("CREATE TABLE orders (id integer primary key, sku text not null)");
-      connection.setAutoCommit(false);
-      try (PreparedStatement insert =
-          connection.prepareStatement("INSERT INTO orders (id, sku) VALUES (?, ?)")) {
-        for (int id = 1; id <= ROWS; id++) {
-          insert.setInt(1, id);
-          insert.setString(2, "sku-" + id);
-          insert.addBatch();
-        }
-        insert.executeBatch();
-      }
-      connection.commit();
-    }
+    Path shop = ShopDatabase.withOrders(work.resolve("shop.db"), ROWS);
     Files.writeString(
         work.resolve("poll.yaml"),
         """

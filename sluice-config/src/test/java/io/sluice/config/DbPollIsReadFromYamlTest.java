@@ -150,6 +150,11 @@ class DbPollIsReadFromYamlTest {
                 "does not name :watermark, which watermarkColumn needs: the poll binds the last"
                     + " watermark to it (WHERE id > :watermark ORDER BY id)"),
             tuple(
+                "flows[1].source.db-poll.initialWatermark",
+                "0",
+                "applies only when sql names :watermark (the first poll binds it there); remove"
+                    + " it, or name :watermark in sql"),
+            tuple(
                 "flows[1].source.db-poll.pageSize",
                 "10",
                 "applies only with perRow: false (a page of rows per message)"),
@@ -162,6 +167,7 @@ class DbPollIsReadFromYamlTest {
             "app.yaml:8:9",
             "app.yaml:11:9",
             "app.yaml:16:9",
+            "app.yaml:18:9",
             "app.yaml:19:9",
             "app.yaml:20:9");
   }

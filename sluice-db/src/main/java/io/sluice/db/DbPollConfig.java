@@ -237,6 +237,13 @@ public record DbPollConfig(
                 sql,
                 "does not name :watermark, which watermarkColumn needs: the poll binds the last"
                     + " watermark to it (WHERE id > :watermark ORDER BY id)");
+        ok &=
+            problems.check(
+                initialWatermark == null,
+                "initialWatermark",
+                String.valueOf(initialWatermark),
+                "applies only when sql names :watermark (the first poll binds it there); remove"
+                    + " it, or name :watermark in sql");
       }
       if (!ok) {
         return null;

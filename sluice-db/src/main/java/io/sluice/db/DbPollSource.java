@@ -53,13 +53,15 @@ import org.slf4j.LoggerFactory;
  * FlowBusyException}) is backpressure: no failure, the poll stops there and the next one comes
  * after {@code frequency}.
  *
- * <p>Each poll reads at most {@code maxRows} rows ({@code fetchSize} per round trip) into memory,
- * gives the connection back, then hands them over; when a poll was full the next one starts at once
- * (a backlog drains as fast as the flow takes it), otherwise after {@code frequency}. A query that
- * fails (the database away: {@code DB:CONNECTIVITY}) pauses polling: it is logged once whole, then
- * summarised (a {@link RepeatedFailureLog}), and retried after a growing wait ({@link Backoff},
- * from {@code frequency} doubling to a minute at most, or {@code frequency} when longer); when it
- * answers again polling goes on from the watermark kept, so no row is skipped.
+ * <p>Each poll reads at most {@code maxRows} rows, and one more that says whether the poll cut a
+ * run of rows sharing a watermark (held back for the next poll then), ({@code fetchSize} per round
+ * trip) into memory, gives the connection back, then hands them over; when a poll was full the next
+ * one starts at once (a backlog drains as fast as the flow takes it), otherwise after {@code
+ * frequency}. A query that fails (the database away: {@code DB:CONNECTIVITY}) pauses polling: it is
+ * logged once whole, then summarised (a {@link RepeatedFailureLog}), and retried after a growing
+ * wait ({@link Backoff}, from {@code frequency} doubling to a minute at most, or {@code frequency}
+ * when longer); when it answers again polling goes on from the watermark kept, so no row is
+ * skipped.
  *
  * <p>Metrics, tagged {@code flow}: {@code sluice.db.poll.polls} (queries run), {@code
  * sluice.db.poll.rows} (rows handed over, each delivery), {@code sluice.db.poll.failed} (queries
@@ -111,7 +113,9 @@ public final class DbPollSource implements Source {
             config.statement(),
             false,
             Math.min(config.fetchSize(), config.maxRows()),
-            config.maxRows());
+            // One row more than a poll hands over: it says whether the poll cut a run of rows
+            // sharing the last watermark.
+            config.maxRows() + 1);
     Duration cap = config.frequency().compareTo(MAX_BACKOFF) > 0 ? config.frequency() : MAX_BACKOFF;
     this.failures = Backoff.doubling(config.frequency(), cap).failures();
   }
@@ -286,7 +290,10 @@ public final class DbPollSource implements Source {
     try {
       List<Map<String, Object>> rows = read(from);
       polls.increment();
-      full = rows.size() >= config.maxRows();
+      full = rows.size() > config.maxRows();
+      if (full) {
+        rows = withoutACutRun(rows);
+      }
       units = units(rows);
     } catch (RuntimeException e) {
       if (!isRunning()) {
@@ -332,6 +339,40 @@ public final class DbPollSource implements Source {
   private List<Map<String, Object>> read(Object from) {
     Map<String, Object> attributes = from == null ? Map.of() : Map.of(DbPollConfig.WATERMARK, from);
     return (List<Map<String, Object>>) select.process(Message.of(null, attributes)).payload();
+  }
+
+  /**
+   * The first {@code maxRows} of the rows a full poll read (one more than that), less the run of
+   * rows sharing the last one's watermark when the row after them shares it too (a timestamp): the
+   * next poll, binding the watermark before that run, reads it whole, so none of it is skipped. A
+   * run longer than {@code maxRows} cannot be read whole: it is handed over as read, and said, as
+   * the rows of it beyond {@code maxRows} are then skipped.
+   */
+  private List<Map<String, Object>> withoutACutRun(List<Map<String, Object>> read) {
+    List<Map<String, Object>> rows = read.subList(0, config.maxRows());
+    if (config.watermarkColumn() == null) {
+      return rows;
+    }
+    Object last = watermarkOf(rows.getLast());
+    if (!Objects.equals(watermarkOf(read.getLast()), last)) {
+      return rows;
+    }
+    int end = rows.size();
+    while (end > 0 && Objects.equals(watermarkOf(rows.get(end - 1)), last)) {
+      end--;
+    }
+    if (end > 0) {
+      return rows.subList(0, end);
+    }
+    LOG.warn(
+        "db-poll of flow '{}': more than maxRows ({}) rows share the watermark {}; those beyond"
+            + " the first {} are skipped. Raise maxRows above the longest run of one value, or"
+            + " poll a unique column",
+        context.flowName(),
+        config.maxRows(),
+        last,
+        config.maxRows());
+    return rows;
   }
 
   /** The rows as messages, each with the watermark of its (last) row. */
@@ -499,7 +540,7 @@ public final class DbPollSource implements Source {
 
     /** Puts the watermark in the store unless it is there already; a failure is tried again. */
     private void keep(Object mark) {
-      if (mark == null) {
+      if (mark == null || store == null) {
         return;
       }
       String text = Watermarks.encode(mark);

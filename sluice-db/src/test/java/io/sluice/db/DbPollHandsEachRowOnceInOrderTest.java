@@ -95,4 +95,45 @@ class DbPollHandsEachRowOnceInOrderTest {
       assertThat(source.watermark()).isEqualTo(23L);
     }
   }
+
+  @ParameterizedTest
+  @MethodSource("databases")
+  void rowsSharingAWatermarkAreNotSkippedWhereAFullPollCutsThem(TestDb db) throws Exception {
+    String table = TestDb.table("grouped");
+    db.execute(
+        "CREATE TABLE "
+            + table
+            + " ("
+            + db.idColumn()
+            + ", sku varchar(20) not null, grp integer not null)");
+    int[] groups = {1, 2, 2, 2, 3, 3, 4};
+    for (int grp : groups) {
+      db.execute("INSERT INTO " + table + " (sku, grp) VALUES ('g" + grp + "', " + grp + ")");
+    }
+    DbPollSource source =
+        new DbPollSource(
+            db.dataSources(),
+            DbPollConfig.builder(
+                    "db",
+                    "SELECT id, sku, grp FROM "
+                        + table
+                        + " WHERE grp > :watermark ORDER BY grp, id")
+                .frequency(Duration.ofMillis(20))
+                .watermarkColumn("grp")
+                .initialWatermark(0)
+                .maxRows(3)
+                .build());
+    Polled polled = new Polled();
+    try (Application app = polled.application("grouped", source, StorageConfig.memory())) {
+      app.start();
+      await().atMost(Duration.ofSeconds(20)).until(() -> polled.completed().size() >= 7);
+      double polls = Polled.polls(app.meterRegistry(), "grouped");
+      await().until(() -> Polled.polls(app.meterRegistry(), "grouped") >= polls + 2);
+
+      // The first poll of 3 cuts the run of 2s: without holding it back, the watermark would
+      // pass the third 2, which that poll did not read.
+      assertThat(polled.delivered()).isEqualTo(Polled.ids(1, 7));
+      assertThat(((Number) source.watermark()).longValue()).isEqualTo(4);
+    }
+  }
 }

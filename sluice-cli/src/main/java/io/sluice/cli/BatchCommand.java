@@ -10,9 +10,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Runs, lists, resumes and stops the batch jobs of a configuration.",
     description = {
-      "Works on the batch jobs of a configuration file (batch:) and their instances in its",
-      "store (sluice.store: embedded SQLite by default, or PostgreSQL). run and resume own an",
-      "embedded store while they run; list and stop work beside them."
+      "Works on the batch jobs of a configuration file (batch:) and their instances in its "
+          + "store (sluice.store: embedded SQLite by default, or PostgreSQL). run and resume own "
+          + "an embedded store while they run; list and stop work beside them."
     })
 final class BatchCommand implements Runnable {
 

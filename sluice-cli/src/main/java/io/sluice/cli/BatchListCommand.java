@@ -4,6 +4,7 @@ import io.sluice.batch.BatchInstance;
 import io.sluice.batch.BatchInstances;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,9 +19,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Lists batch instances, newest first, with their state, counts and result.",
     description = {
-      "Lists the instances of the store's batch jobs, newest first: state, records loaded,",
-      "processed and failed so far, and the result of their last run. Works beside the",
-      "process running one, also on the embedded store."
+      "Lists the instances of the store's batch jobs, newest first: state, records loaded, "
+          + "processed and failed so far, and the result of their last run. Works beside the "
+          + "process running one, also on the embedded store."
     })
 final class BatchListCommand implements Callable<Integer> {
 
@@ -36,6 +37,8 @@ final class BatchListCommand implements Callable<Integer> {
       description = "At most N instances (default ${DEFAULT-VALUE}).")
   int limit;
 
+  @Mixin OutputOption output;
+
   @Spec CommandSpec spec;
 
   /**
@@ -47,6 +50,25 @@ final class BatchListCommand implements Callable<Integer> {
     return BatchInstances.open(file.storageConfig(), file.storedValues(), store.loader());
   }
 
+  /** An instance as {@code --output json} shows it: every field of {@link BatchInstance}. */
+  private static Map<String, Object> json(BatchInstance i) {
+    Map<String, Object> json = OutputOption.object();
+    json.put("id", i.id());
+    json.put("job", i.job());
+    json.put("state", i.state().toString());
+    json.put("running", i.running());
+    json.put("stopRequested", i.stopRequested());
+    json.put("loaded", i.loaded());
+    json.put("inputDone", i.inputDone());
+    json.put("processed", i.processed());
+    json.put("successful", i.successful());
+    json.put("failed", i.failed());
+    json.put("created", OutputOption.time(i.created()));
+    json.put("updated", OutputOption.time(i.updated()));
+    json.put("result", i.result());
+    return json;
+  }
+
   @Override
   public Integer call() {
     if (limit < 1) {
@@ -55,6 +77,14 @@ final class BatchListCommand implements Callable<Integer> {
     try (BatchInstances instances = instances(store)) {
       List<BatchInstance> found = instances.list(job, limit);
       PrintWriter out = spec.commandLine().getOut();
+      if (output.json()) {
+        Map<String, Object> json = OutputOption.object();
+        json.put("instances", found.stream().map(BatchListCommand::json).toList());
+        json.put("count", found.size());
+        json.put("store", instances.describe());
+        OutputOption.print(out, json);
+        return ExitCodes.OK;
+      }
       Table table =
           new Table(
               "ID",

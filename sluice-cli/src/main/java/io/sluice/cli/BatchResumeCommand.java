@@ -19,9 +19,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Resumes a batch instance where it stopped and runs it to its end.",
     description = {
-      "Resumes the instance with this id (see sluice batch list) with its job of the",
-      "configuration, which must have the steps and block size it began with. Shows progress",
-      "and the result as sluice batch run does, with the same exit codes."
+      "Resumes the instance with this id (see sluice batch list) with its job of the "
+          + "configuration, which must have the steps and block size it began with. Shows "
+          + "progress and the result as sluice batch run does, with the same exit codes."
     })
 final class BatchResumeCommand implements Callable<Integer> {
 

@@ -18,9 +18,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Runs a batch job to its end, resuming an unfinished instance of it.",
     description = {
-      "Resumes the newest unfinished instance of the job with the same steps and --param (one a crash,",
-      "Ctrl+C or sluice batch stop left), or starts a new one; shows its progress, then its",
-      "result. Ctrl+C or SIGTERM stops it gracefully: blocks in flight finish their step.",
+      "Resumes the newest unfinished instance of the job with the same steps and --param "
+          + "(one a crash, Ctrl+C or sluice batch stop left), or starts a new one; shows its "
+          + "progress, then its result. Ctrl+C or SIGTERM stops it gracefully: blocks in flight "
+          + "finish their step.",
       "Exits with 0 when the instance completed, 1 when it failed, 3 when it stopped."
     })
 final class BatchRunCommand implements Callable<Integer> {
@@ -37,9 +38,9 @@ final class BatchRunCommand implements Callable<Integer> {
       names = {"-p", "--param"},
       paramLabel = "NAME=VALUE",
       description = {
-        "A parameter of the instance (repeatable), as Spring Batch's job parameters: kept with",
-        "it, and every record's message has it as a variable (vars.NAME, a text). An unfinished",
-        "instance is resumed only when it was started with the same parameters."
+        "A parameter of the instance (repeatable), as Spring Batch's job parameters: kept "
+            + "with it, and every record's message has it as a variable (vars.NAME, a text). An "
+            + "unfinished instance is resumed only when it was started with the same parameters."
       })
   java.util.List<String> params = new java.util.ArrayList<>();
 

@@ -22,11 +22,12 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Asks the process running a batch instance to stop it, and waits until it did.",
     description = {
-      "Records a stop request on the instance in the store; the process running it (in this",
-      "terminal or another, on this machine or, on PostgreSQL, another node) looks for one",
-      "every quarter of a second, lets its blocks in flight finish their step and stops. Waits",
-      "for that; exits with 1 when the instance ended already, does not exist, or did not stop",
-      "in time (no process may be running it: sluice batch resume goes on with it)."
+      "Records a stop request on the instance in the store; the process running it (in this "
+          + "terminal or another, on this machine or, on PostgreSQL, another node) looks for one "
+          + "every quarter of a second, lets its blocks in flight finish their step and stops. "
+          + "Waits for that; exits with 1 when the instance ended already, does not exist, or did "
+          + "not stop in time (no process may be running it: sluice batch resume goes on with "
+          + "it)."
     })
 final class BatchStopCommand implements Callable<Integer> {
 

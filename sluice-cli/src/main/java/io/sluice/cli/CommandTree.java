@@ -43,6 +43,7 @@ final class CommandTree {
                   leaf("stop", BatchStopCommand::new))),
           leaf("demo", DemoCommand::new),
           leaf("schema", SchemaCommand::new),
+          leaf("completion", CompletionCommand::new),
           leaf("help", CommandLine.HelpCommand::new));
 
   private CommandTree() {}

@@ -30,10 +30,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Runs a self-contained demo over generated data and stops by itself.",
     description = {
-      "Generates a CSV file of orders (a few malformed on purpose) and runs a batch job over",
-      "it on the embedded store, durably, with a progress bar; prints the result and the",
-      "throughput. With --flows: generates order files and runs three flows over them (staged,",
-      "auto, synchronous) until every file is priced and written. Needs no server."
+      "Generates a CSV file of orders (a few malformed on purpose) and runs a batch job "
+          + "over it on the embedded store, durably, with a progress bar; prints the result and "
+          + "the throughput. With --flows: generates order files and runs three flows over them "
+          + "(staged, auto, synchronous) until every file is priced and written. Needs no server."
     })
 final class DemoCommand implements Callable<Integer> {
 

@@ -4,6 +4,7 @@ import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobQuery;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -45,6 +46,18 @@ final class JobPage {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--type: " + e.getMessage());
     }
+  }
+
+  /**
+   * The page as {@code --output json} shows it: {@code {"<what>": [...], "count": n, "nextAfter":
+   * id}}, {@code nextAfter} (the {@code --after} of the next page) null when this page is not full.
+   */
+  void printJson(PrintWriter out, List<JobInfo> page, String what) {
+    Map<String, Object> json = OutputOption.object();
+    json.put(what, page.stream().map(JobText::json).toList());
+    json.put("count", page.size());
+    json.put("nextAfter", page.size() == limit ? page.getLast().id() : null);
+    OutputOption.print(out, json);
   }
 
   /** Says how many were listed, and how to get the next page when this one is full. */

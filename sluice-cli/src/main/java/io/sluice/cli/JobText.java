@@ -5,6 +5,7 @@ import io.sluice.jobs.spi.JobState;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 
 /** How the jobs commands write jobs: states, times, ages and errors, each in one short cell. */
 final class JobText {
@@ -32,6 +33,28 @@ final class JobText {
       case JobState.Running r -> "on " + r.owner();
       case JobState.Incident i -> firstLine(i.error());
     };
+  }
+
+  /**
+   * A job as {@code --output json} shows it: every field, its state's own ({@code dueAt} of a
+   * waiting job, {@code owner} of a running one) and its whole last error.
+   */
+  static Map<String, Object> json(JobInfo job) {
+    Map<String, Object> json = OutputOption.object();
+    json.put("id", job.id());
+    json.put("type", job.type());
+    json.put("state", state(job.state()));
+    json.put(
+        "dueAt", job.state() instanceof JobState.Waiting w ? OutputOption.time(w.dueAt()) : null);
+    json.put("owner", job.state() instanceof JobState.Running r ? r.owner() : null);
+    json.put("priority", job.priority());
+    json.put("attempts", job.attempts());
+    json.put("retriesLeft", job.retriesLeft());
+    json.put("uniqueKey", job.uniqueKey());
+    json.put("exclusiveKey", job.exclusiveKey());
+    json.put("createdAt", OutputOption.time(job.createdAt()));
+    json.put("lastError", job.lastError());
+    return json;
   }
 
   /** An instant in UTC to the second: {@code 2025-06-01T09:30:00Z}. */

@@ -11,9 +11,8 @@ import picocli.CommandLine.Spec;
     header = "Lists, shows, counts, creates and retries the durable jobs of a store.",
     description = {
       "Works on the jobs in the store of a configuration file (sluice.store:",
-      "embedded SQLite by default, or PostgreSQL). An embedded SQLite store belongs",
-      "to one process: stop sluice run first. On PostgreSQL these commands run",
-      "beside the nodes."
+      "embedded SQLite by default, or PostgreSQL). An embedded SQLite store belongs to one "
+          + "process: stop sluice run first. On PostgreSQL these commands run beside the nodes."
     })
 final class JobsCommand implements Runnable {
 

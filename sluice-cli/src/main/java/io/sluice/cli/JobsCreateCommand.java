@@ -35,16 +35,16 @@ import picocli.CommandLine.TypeConversionException;
     mixinStandardHelpOptions = true,
     header = "Creates a job with a text payload, or the jobs of a JSON-lines file.",
     description = {
-      "Creates a job whose payload is the text given, written with the file's",
-      "serialization, and prints its id. A flow handler gets the text as the",
-      "message's payload.",
+      "Creates a job whose payload is the text given, written with the file's "
+          + "serialization, and prints its id. A flow handler gets the text as the message's "
+          + "payload.",
       "",
-      "With --file, creates the jobs of a file (- for standard input), one JSON object",
-      "a line: {\"type\": \"send\", \"payload\": \"INV-1\", \"priority\": 5,",
-      "\"due\": \"+10m\", \"retries\": 3, \"key\": \"inv-1\"}, type and payload required",
-      "(a payload that is not a text reaches the handler as maps, lists, numbers).",
-      "Every line is checked first and all are created in one transaction: a bad line",
-      "is reported with its number, and then no job at all is created."
+      "With --file, creates the jobs of a file (- for standard input), one JSON object a "
+          + "line: {\"type\": \"send\", \"payload\": \"INV-1\", \"priority\": 5, \"due\": "
+          + "\"+10m\", \"retries\": 3, \"key\": \"inv-1\"}, type and payload required (a payload "
+          + "that is not a text reaches the handler as maps, lists, numbers).",
+      "Every line is checked first and all are created in one transaction: a bad line is "
+          + "reported with its number, and then no job at all is created."
     })
 final class JobsCreateCommand implements Callable<Integer> {
 

@@ -17,14 +17,16 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Lists the incidents: jobs that failed with no retry left, and why.",
     description = {
-      "Lists the jobs that failed with no retry left, oldest first, with their",
-      "last error. Once the cause is fixed: sluice jobs retry CONFIG ID..."
+      "Lists the jobs that failed with no retry left, oldest first, with their last error. "
+          + "Once the cause is fixed: sluice jobs retry CONFIG ID..."
     })
 final class JobsIncidentsCommand implements Callable<Integer> {
 
   @Mixin ConfiguredJobStore store;
 
   @Mixin JobPage page;
+
+  @Mixin OutputOption output;
 
   @Option(names = "--type", paramLabel = "TYPE", description = "Only incidents of this type.")
   String type;
@@ -38,6 +40,10 @@ final class JobsIncidentsCommand implements Callable<Integer> {
         jobs -> {
           List<JobInfo> found = jobs.list(query);
           PrintWriter out = spec.commandLine().getOut();
+          if (output.json()) {
+            page.printJson(out, found, "incidents");
+            return ExitCodes.OK;
+          }
           Table table = new Table("ID", "TYPE", "ATTEMPTS", "CREATED", "ERROR");
           for (JobInfo job : found) {
             table.row(

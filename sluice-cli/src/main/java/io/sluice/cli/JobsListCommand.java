@@ -23,6 +23,8 @@ final class JobsListCommand implements Callable<Integer> {
 
   @Mixin JobPage page;
 
+  @Mixin OutputOption output;
+
   @Option(
       names = "--state",
       paramLabel = "STATE",
@@ -41,6 +43,10 @@ final class JobsListCommand implements Callable<Integer> {
         jobs -> {
           List<JobInfo> found = jobs.list(query);
           PrintWriter out = spec.commandLine().getOut();
+          if (output.json()) {
+            page.printJson(out, found, "jobs");
+            return ExitCodes.OK;
+          }
           Table table =
               new Table("ID", "TYPE", "STATE", "PRIORITY", "ATTEMPTS", "RETRIES", "DETAIL");
           for (JobInfo job : found) {

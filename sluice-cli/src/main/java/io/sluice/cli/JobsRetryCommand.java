@@ -21,9 +21,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Makes incidents wait again, due now, with fresh retries.",
     description = {
-      "Makes each incident wait again, due now, with --retries retries. Exits",
-      "with 1 when an id is not an unfinished job or not an incident (the other",
-      "ids are retried all the same)."
+      "Makes each incident wait again, due now, with --retries retries. Exits with 1 when "
+          + "an id is not an unfinished job or not an incident (the other ids are retried all the "
+          + "same)."
     })
 final class JobsRetryCommand implements Callable<Integer> {
 

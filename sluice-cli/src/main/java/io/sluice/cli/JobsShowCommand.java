@@ -24,6 +24,8 @@ final class JobsShowCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")
   long id;
 
+  @Mixin OutputOption output;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -36,6 +38,10 @@ final class JobsShowCommand implements Callable<Integer> {
           }
           JobInfo job = found.get();
           PrintWriter out = spec.commandLine().getOut();
+          if (output.json()) {
+            OutputOption.print(out, JobText.json(job));
+            return ExitCodes.OK;
+          }
           line(out, "id", job.id());
           line(out, "type", job.type());
           line(out, "state", JobText.state(job.state()));

@@ -4,7 +4,9 @@ import io.sluice.jobs.spi.JobTypeStats;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,12 +19,14 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Counts the unfinished jobs per type: waiting, due now, running, incidents.",
     description = {
-      "Counts the unfinished jobs per type: waiting (due or not), due now, running and",
-      "incidents, and how long the oldest due job has waited."
+      "Counts the unfinished jobs per type: waiting (due or not), due now, running and "
+          + "incidents, and how long the oldest due job has waited."
     })
 final class JobsStatsCommand implements Callable<Integer> {
 
   @Mixin ConfiguredJobStore store;
+
+  @Mixin OutputOption output;
 
   @Spec CommandSpec spec;
 
@@ -33,6 +37,10 @@ final class JobsStatsCommand implements Callable<Integer> {
           List<JobTypeStats> stats = jobs.stats();
           Instant now = jobs.clock().instant();
           PrintWriter out = spec.commandLine().getOut();
+          if (output.json()) {
+            OutputOption.print(out, json(stats, now));
+            return ExitCodes.OK;
+          }
           if (stats.isEmpty()) {
             out.println("no unfinished job");
             return ExitCodes.OK;
@@ -50,6 +58,32 @@ final class JobsStatsCommand implements Callable<Integer> {
           table.print(out);
           return ExitCodes.OK;
         });
+  }
+
+  /**
+   * {@code {"types": [{"type", "waiting", "due", "running", "incidents", "oldestDue",
+   * "oldestDueWaitedSeconds"}...]}}, no total (a script adds them up).
+   */
+  private static Map<String, Object> json(List<JobTypeStats> stats, Instant now) {
+    List<Map<String, Object>> types = new ArrayList<>();
+    for (JobTypeStats type : stats) {
+      Map<String, Object> json = OutputOption.object();
+      json.put("type", type.type());
+      json.put("waiting", type.waiting());
+      json.put("due", type.due());
+      json.put("running", type.running());
+      json.put("incidents", type.incidents());
+      json.put("oldestDue", OutputOption.time(type.oldestDue()));
+      json.put(
+          "oldestDueWaitedSeconds",
+          type.oldestDue() == null
+              ? null
+              : Math.max(0, Duration.between(type.oldestDue(), now).toSeconds()));
+      types.add(json);
+    }
+    Map<String, Object> json = OutputOption.object();
+    json.put("types", types);
+    return json;
   }
 
   private static void row(Table table, JobTypeStats stats, Instant now) {

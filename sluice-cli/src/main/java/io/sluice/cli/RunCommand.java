@@ -30,14 +30,15 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     header = "Runs the flows (and job node) of a configuration until SIGTERM or Ctrl+C.",
     description = {
-      "Runs the flows of a configuration until SIGTERM or SIGINT (Ctrl+C), then stops",
-      "gracefully: sources stop, messages in flight finish within sluice.shutdownTimeout.",
-      "With job handlers under sluice.jobs, a job executor node runs too, on the store of",
-      "sluice.store; it stops first, its running jobs finishing within sluice.jobs.shutdownTimeout.",
+      "Runs the flows of a configuration until SIGTERM or SIGINT (Ctrl+C), then stops "
+          + "gracefully: sources stop, messages in flight finish within sluice.shutdownTimeout.",
+      "With job handlers under sluice.jobs, a job executor node runs too, on the store of "
+          + "sluice.store; it stops first, its running jobs finishing within "
+          + "sluice.jobs.shutdownTimeout.",
       "Batch jobs (batch:) do not run here: sluice batch run runs one.",
-      "Placeholders ($${NAME}, $${env:NAME}, $${file:path}, ...) are resolved from --property,",
-      "--properties files, system properties and the environment; a $${secret:...} value is",
-      "masked in the log, in errors and on /metrics."
+      "Placeholders ($${NAME}, $${env:NAME}, $${file:path}, ...) are resolved from "
+          + "--property, --properties files, system properties and the environment; a "
+          + "$${secret:...} value is masked in the log, in errors and on /metrics."
     })
 final class RunCommand implements Callable<Integer> {
 

@@ -2,6 +2,8 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,7 +71,7 @@ class BatchCommandsWorkOnTheConfiguredStoreTest {
   }
 
   @Test
-  void listShowsEachInstanceNewestFirstAndARunOfAFinishedJobStartsAnother() {
+  void listShowsEachInstanceNewestFirstAndARunOfAFinishedJobStartsAnother() throws Exception {
     ok(CliRun.of("batch", "run", example, "--progress", "none"));
     assertThat(ok(CliRun.of("batch", "run", example, "--progress", "none")).out())
         .contains("instance 2 starts");
@@ -85,6 +87,26 @@ class BatchCommandsWorkOnTheConfiguredStoreTest {
     assertThat(lines.get(3)).startsWith("2 instance(s) in sqlite " + work.resolve("data"));
     assertThat(ok(CliRun.of("batch", "list", example, "--job", "other")).out())
         .startsWith("0 instance(s)");
+
+    JsonNode json = json(ok(CliRun.of("batch", "list", example, "--output", "json")).out());
+    assertThat(json.get("count").asInt()).isEqualTo(2);
+    assertThat(json.get("store").asText()).startsWith("sqlite " + work.resolve("data"));
+    JsonNode newest = json.get("instances").get(0);
+    assertThat(newest.get("id").asLong()).isEqualTo(2);
+    assertThat(newest.get("job").asText()).isEqualTo("import-orders");
+    assertThat(newest.get("state").asText()).isEqualTo("COMPLETED");
+    assertThat(newest.get("loaded").asLong()).isEqualTo(7);
+    assertThat(newest.get("inputDone").asBoolean()).isTrue();
+    assertThat(newest.get("successful").asLong()).isEqualTo(5);
+    assertThat(newest.get("failed").asLong()).isEqualTo(2);
+    assertThat(newest.get("running").asBoolean()).isFalse();
+    assertThat(newest.get("result").asText())
+        .isEqualTo("COMPLETED: loaded 7, processed 7, successful 5, failed 2");
+  }
+
+  private static JsonNode json(String out) throws Exception {
+    assertThat(out.lines().count()).as(out).isEqualTo(1);
+    return new ObjectMapper().readTree(out);
   }
 
   @Test

@@ -2,8 +2,11 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -157,6 +160,59 @@ class JobsCommandsWorkOnTheConfiguredStoreTest {
         .contains("state:         waiting")
         .contains("retries left:  5");
     assertThat(ok(jobs("incidents")).out()).isEqualTo("0 incident(s)" + System.lineSeparator());
+  }
+
+  @Test
+  void everyListingGivesJsonForScripts() throws Exception {
+    ok(jobs("create", "--type", "send", "--payload", "a", "--key", "inv-1"));
+    ok(jobs("create", "--type", "send", "--payload", "b", "--due", "2030-01-31T08:00:00Z"));
+    long incident =
+        ConfiguredStores.incident(Path.of(config), "report", "SMTP 550: \"full\"\n\tat Mailer");
+
+    JsonNode list = json(ok(jobs("list", "--output", "json", "--limit", "2")).out());
+    assertThat(list.get("count").asInt()).isEqualTo(2);
+    assertThat(list.get("nextAfter").asLong())
+        .as("a full page says where the next starts")
+        .isEqualTo(2);
+    JsonNode first = list.get("jobs").get(0);
+    assertThat(first.get("id").asLong()).isEqualTo(1);
+    assertThat(first.get("type").asText()).isEqualTo("send");
+    assertThat(first.get("state").asText()).isEqualTo("waiting");
+    assertThat(first.get("priority").isInt()).isTrue();
+    assertThat(first.get("retriesLeft").asInt()).isEqualTo(3);
+    assertThat(first.get("uniqueKey").asText()).isEqualTo("inv-1");
+    assertThat(first.get("owner").isNull()).isTrue();
+    assertThat(Instant.parse(first.get("createdAt").asText()))
+        .isBefore(Instant.now().plusSeconds(1));
+    assertThat(list.get("jobs").get(1).get("dueAt").asText()).isEqualTo("2030-01-31T08:00:00Z");
+    assertThat(json(ok(jobs("list", "-o", "json", "--after", "2")).out()).get("nextAfter").isNull())
+        .isTrue();
+
+    JsonNode incidents = json(ok(jobs("incidents", "--output", "json")).out());
+    assertThat(incidents.get("incidents").get(0).get("lastError").asText())
+        .as("whole, quotes and line ends escaped, not cut to a first line")
+        .isEqualTo("SMTP 550: \"full\"\n\tat Mailer");
+
+    JsonNode shown = json(ok(jobs("show", String.valueOf(incident), "--output", "json")).out());
+    assertThat(shown.get("state").asText()).isEqualTo("incident");
+    assertThat(shown.get("type").asText()).isEqualTo("report");
+
+    JsonNode stats = json(ok(jobs("stats", "--output", "json")).out());
+    assertThat(stats.get("types")).hasSize(2);
+    JsonNode send = stats.get("types").get(1);
+    assertThat(send.get("type").asText()).isEqualTo("send");
+    assertThat(send.get("waiting").asLong()).isEqualTo(2);
+    assertThat(send.get("due").asLong()).isEqualTo(1);
+    assertThat(send.get("oldestDueWaitedSeconds").asLong()).isNotNegative();
+
+    CliRun bad = jobs("list", "--output", "yaml");
+    assertThat(bad.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(bad.err()).contains("--output").contains("text, json");
+  }
+
+  private static JsonNode json(String out) throws Exception {
+    assertThat(out.lines().count()).as("one JSON document on one line: %s", out).isEqualTo(1);
+    return new ObjectMapper().readTree(out);
   }
 
   @Test

@@ -16,7 +16,8 @@ class OnlyTheCommandNamedIsBuiltTest {
   void everyCommandIsBuiltUnderItsOwnNameForHelp() {
     CommandLine whole = Main.commandLine();
     assertThat(whole.getSubcommands().keySet())
-        .containsExactly("run", "validate", "jobs", "batch", "demo", "schema", "help");
+        .containsExactly(
+            "run", "validate", "jobs", "batch", "demo", "schema", "completion", "help");
     assertThat(whole.getSubcommands().get("jobs").getSubcommands().keySet())
         .containsExactly("list", "show", "incidents", "retry", "stats", "create");
     assertThat(whole.getSubcommands().get("batch").getSubcommands().keySet())
@@ -45,7 +46,7 @@ class OnlyTheCommandNamedIsBuiltTest {
 
     CommandLine jobsHelp = Main.commandLine(new String[] {"jobs", "--help"});
     assertThat(jobsHelp.getSubcommands().get("jobs").getSubcommands()).hasSize(6);
-    assertThat(Main.commandLine(new String[] {"help", "jobs"}).getSubcommands()).hasSize(7);
-    assertThat(Main.commandLine(new String[] {"jbos"}).getSubcommands()).hasSize(7);
+    assertThat(Main.commandLine(new String[] {"help", "jobs"}).getSubcommands()).hasSize(8);
+    assertThat(Main.commandLine(new String[] {"jbos"}).getSubcommands()).hasSize(8);
   }
 }

@@ -11,6 +11,11 @@ public final class Main {
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
+    String logFormat = LogConfigurator.applyFormat(args);
+    if (logFormat != null) {
+      System.err.println("sluice: " + logFormat);
+      System.exit(ExitCodes.INVALID);
+    }
     CommandLine commandLine = commandLine(args);
     int code = commandLine.execute(args);
     commandLine.getOut().flush();

@@ -1,6 +1,8 @@
 package io.sluice.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** {@code sluice}: the top command, which only holds the others. */
 @Command(
@@ -19,6 +21,19 @@ import picocli.CommandLine.Command;
 final class SluiceCommand implements Runnable {
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  /**
+   * Taken by {@link Main} before the command is parsed, since the log is set up as soon as anything
+   * logs; declared here so that every command accepts it and lists it in its help.
+   */
+  @Option(
+      names = "--log-format",
+      paramLabel = "FORMAT",
+      scope = ScopeType.INHERIT,
+      description =
+          "text (the default) or json: one JSON object a line on standard error, with the flow,"
+              + " message, job or batch instance being handled; or set SLUICE_LOG_FORMAT.")
+  String logFormat;
 
   @Override
   public void run() {

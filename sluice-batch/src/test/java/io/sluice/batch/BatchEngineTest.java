@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.Message;
 import io.sluice.core.app.Application;
+import io.sluice.core.logging.LogContext;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.store.Storage;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -124,6 +127,35 @@ class BatchEngineTest {
         .tags("job", "numbers", "outcome", outcome)
         .counter()
         .count();
+  }
+
+  @Test
+  void whatAStepLogsNamesTheStepsFlowTheRecordAndTheInstance() {
+    Set<String> seen = ConcurrentHashMap.newKeySet();
+    BatchJob job =
+        numbers(100)
+            .step(
+                BatchStep.builder("look")
+                    .processor(
+                        Processor.of(
+                            ProcessingType.BLOCKING_IO,
+                            m -> {
+                              Map<String, String> logged = LogContext.entries();
+                              seen.add(
+                                  logged.get(LogContext.FLOW)
+                                      + " "
+                                      + logged.get(LogContext.BATCH_INSTANCE)
+                                      + " "
+                                      + m.id().equals(logged.get(LogContext.MESSAGE_ID)));
+                              return m;
+                            }))
+                    .build())
+            .build();
+
+    BatchResult result = engine.start(job).result().join();
+
+    assertThat(seen)
+        .containsExactly("batch." + job.name() + ".look " + result.instance() + " true");
   }
 
   @Test

@@ -16,6 +16,7 @@ public final class Main {
       System.err.println("sluice: " + logFormat);
       System.exit(ExitCodes.INVALID);
     }
+    LogContextFilter.install();
     CommandLine commandLine = commandLine(args);
     int code = commandLine.execute(args);
     commandLine.getOut().flush();

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.core.app.Application;
 import io.sluice.core.flow.Flow;
+import io.sluice.core.logging.LogContext;
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobState;
 import io.sluice.jobs.spi.JobStore;
@@ -394,7 +395,13 @@ abstract class JobExecutorContract extends JobExecutorFixture {
                               // The job comes with the message, to ask whether it is still held.
                               JobContext job = (JobContext) m.attribute(JobHandler.JOB_ATTRIBUTE);
                               seen.add(
-                                  m.payload() + ", job " + job.id() + " held " + job.holdsJob());
+                                  m.payload()
+                                      + ", job "
+                                      + job.id()
+                                      + " held "
+                                      + job.holdsJob()
+                                      + ", logged as job "
+                                      + LogContext.entries().get(LogContext.JOB_ID));
                               return m;
                             })
                         .build())
@@ -405,7 +412,23 @@ abstract class JobExecutorContract extends JobExecutorFixture {
     long id = store.create(NewJob.of("email", "via a flow"));
 
     await().atMost(PATIENCE).until(() -> store.find(id).isEmpty());
-    assertThat(seen).containsExactly("via a flow, job " + id + " held true");
+    assertThat(seen).containsExactly("via a flow, job " + id + " held true, logged as job " + id);
+  }
+
+  @Test
+  void whatAHandlerLogsNamesItsJob() {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    start(
+        "node-a",
+        Map.of(
+            "email",
+            job ->
+                seen.add(job.id() + " logged as " + LogContext.entries().get(LogContext.JOB_ID))),
+        c -> c);
+    long id = store.create(NewJob.of("email", "x"));
+
+    await().atMost(PATIENCE).until(() -> store.find(id).isEmpty());
+    assertThat(seen).containsExactly(id + " logged as " + id);
   }
 
   @Test

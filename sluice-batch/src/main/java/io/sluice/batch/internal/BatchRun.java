@@ -12,6 +12,7 @@ import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThreadingProfile;
 import io.sluice.core.app.Application;
 import io.sluice.core.flow.Flow;
+import io.sluice.core.logging.LogContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,6 +49,10 @@ public final class BatchRun {
   final BatchJob job;
   final BlockStore store;
   final long instance;
+
+  /** What each record's message carries so that the log names the instance (LogContext). */
+  final Map<String, Object> logAttributes;
+
   final Application application;
 
   /** The parameters the instance was started with: every record's message carries them. */
@@ -99,6 +104,7 @@ public final class BatchRun {
     this.job = job;
     this.store = store;
     this.instance = instance;
+    this.logAttributes = Map.of(LogContext.BATCH_INSTANCE, Long.toString(instance));
     this.parameters = parameters;
     Application.Builder app =
         Application.builder()

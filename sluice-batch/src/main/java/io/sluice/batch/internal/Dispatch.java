@@ -90,7 +90,7 @@ final class Dispatch {
    */
   private CompletableFuture<Message> send(String flow, BatchRecord record, int retries) {
     return run.application
-        .send(flow, BatchStep.message(record, run.parameters))
+        .send(flow, BatchStep.message(record, run.parameters).withAttributes(run.logAttributes))
         .exceptionallyCompose(
             e -> {
               if (!(BatchRun.unwrap(e) instanceof ThrottledException)

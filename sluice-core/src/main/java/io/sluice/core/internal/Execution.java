@@ -4,6 +4,7 @@ import io.sluice.core.FlowError;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
 import io.sluice.core.flow.OnError;
+import io.sluice.core.logging.LogContext;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Scope;
 import io.sluice.core.spi.Step;
@@ -21,7 +22,7 @@ import java.util.function.Consumer;
  * that picks it up carries on from the same place. On an error it switches to the matching error
  * branch and runs that branch's processors the same way.
  */
-final class Execution implements StageTask {
+final class Execution implements StageTask, LogContext.Work {
 
   private final FlowRuntime flow;
   private final CompletableFuture<Message> result;
@@ -116,6 +117,16 @@ final class Execution implements StageTask {
     return result;
   }
 
+  @Override
+  public String flowName() {
+    return flow.name();
+  }
+
+  @Override
+  public Message currentMessage() {
+    return message;
+  }
+
   /** Whether the next processor is the first sink of the main chain (staged's dispatcher hop). */
   boolean atFirstSink() {
     return handling == null
@@ -194,12 +205,14 @@ final class Execution implements StageTask {
     if (cancellable && !claimThread()) {
       return;
     }
+    LogContext.Work before = LogContext.enter(this);
     try {
       if (resumption != null && !resume()) {
         return;
       }
       runChains();
     } finally {
+      LogContext.leave(before);
       if (cancellable) {
         releaseThread();
       }

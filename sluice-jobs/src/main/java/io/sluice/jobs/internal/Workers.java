@@ -1,5 +1,6 @@
 package io.sluice.jobs.internal;
 
+import io.sluice.core.logging.LogContext;
 import io.sluice.jobs.JobContext;
 import io.sluice.jobs.JobExecutorConfig;
 import io.sluice.jobs.JobHandler;
@@ -110,7 +111,12 @@ final class Workers {
               config.nodeId(),
               transaction -> store.complete(transaction, job.lease(), job.id()),
               () -> keeper.holds(job.lease()));
-      handlers.get(job.type()).handle(context);
+      LogContext.Work before = LogContext.job(job.id());
+      try {
+        handlers.get(job.type()).handle(context);
+      } finally {
+        LogContext.leave(before);
+      }
       metrics.executed.increment();
       first = outcomes.offer(new Outcome.Completed(job, context.completedInTransaction()));
     } catch (InterruptedException e) {

@@ -2,6 +2,16 @@ package io.sluice.cli;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmInfoMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.config.Secrets;
@@ -26,12 +36,39 @@ final class ManagementServer implements AutoCloseable {
   private final HttpServer server;
   private final PrometheusMeterRegistry registry;
   private final ManagementAccess access;
+  private final JvmGcMetrics gc;
 
   private ManagementServer(
       HttpServer server, PrometheusMeterRegistry registry, ManagementAccess access) {
     this.server = server;
     this.registry = registry;
     this.access = access;
+    this.gc = bindProcessMeters(registry);
+  }
+
+  /**
+   * The meters of the JVM and the process that operators expect beside the application's: memory
+   * pools and buffers, garbage collections, threads, loaded classes, CPU (the process's and the
+   * machine's), open file descriptors, uptime, and {@code sluice_build_info} whose tags say the
+   * version of Sluice and of the JVM. The collector's meters listen to GC notifications until
+   * {@link #close}.
+   */
+  private static JvmGcMetrics bindProcessMeters(MeterRegistry registry) {
+    new JvmMemoryMetrics().bindTo(registry);
+    JvmGcMetrics gc = new JvmGcMetrics();
+    gc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new JvmInfoMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    Gauge.builder("sluice.build.info", () -> 1)
+        .description("Always 1; its tags say which Sluice and which JVM run")
+        .tag("version", version())
+        .tag("java", Runtime.version().toString())
+        .register(registry);
+    return gc;
   }
 
   /** A registry for the application's meters, to be served once {@link #start} is called. */
@@ -86,9 +123,15 @@ final class ManagementServer implements AutoCloseable {
       reply(exchange, 405, "text/plain", "Only GET is supported\n");
       return;
     }
+    // OpenMetrics for a scraper that asks for it (Prometheus does, for exemplars and _created);
+    // the classic text format otherwise, which every scraper reads.
+    String accept = exchange.getRequestHeaders().getFirst("Accept");
+    String type =
+        accept != null && accept.contains("application/openmetrics-text")
+            ? OPENMETRICS
+            : "text/plain; version=0.0.4; charset=utf-8";
     // A tag may hold a secret value (a flow named by a ${secret:...}, a URL): never served.
-    reply(
-        exchange, 200, "text/plain; version=0.0.4; charset=utf-8", Secrets.mask(registry.scrape()));
+    reply(exchange, 200, type, Secrets.mask(registry.scrape(type)));
   }
 
   private void reply(HttpExchange exchange, int status, String type, String body)
@@ -101,8 +144,20 @@ final class ManagementServer implements AutoCloseable {
     }
   }
 
+  private static String version() {
+    try {
+      return VersionProvider.version();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static final String OPENMETRICS =
+      "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
   @Override
   public void close() {
     server.stop(0);
+    gc.close();
   }
 }

@@ -112,8 +112,8 @@ public record DataSourceConfig(
         + maxSize
         + ", connectionTimeout "
         + ConfigProblems.text(connectionTimeout)
-        + ")"
-        + (initSql.isEmpty() ? "" : ", " + initSql.size() + " initSql statement(s)");
+        + (initSql.isEmpty() ? "" : ", initSql: " + initSql.size() + " statement(s)")
+        + ")";
   }
 
   /** Builds a {@link DataSourceConfig}; {@link #build()} checks every rule at once. */

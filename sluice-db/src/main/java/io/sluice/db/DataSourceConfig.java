@@ -65,30 +65,6 @@ public record DataSourceConfig(
     initSql = List.copyOf(initSql);
   }
 
-  /** A data source of these settings and no {@code initSql}. */
-  public DataSourceConfig(
-      String name,
-      String url,
-      String user,
-      String password,
-      int maxSize,
-      int minIdle,
-      Duration connectionTimeout,
-      Duration idleTimeout,
-      Duration maxLifetime) {
-    this(
-        name,
-        url,
-        user,
-        password,
-        maxSize,
-        minIdle,
-        connectionTimeout,
-        idleTimeout,
-        maxLifetime,
-        List.of());
-  }
-
   /** A builder of a data source named {@code name} on {@code url}, with the default pool. */
   public static Builder builder(String name, String url) {
     return new Builder(name, url);

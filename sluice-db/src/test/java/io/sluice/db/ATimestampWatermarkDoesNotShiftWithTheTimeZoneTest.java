@@ -12,7 +12,6 @@ import io.sluice.testkit.PostgresTestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.TimeZone;
 import java.util.concurrent.Callable;
@@ -60,7 +59,7 @@ class ATimestampWatermarkDoesNotShiftWithTheTimeZoneTest {
     StorageConfig store = StorageConfig.builder().dataDir(data).build();
 
     List<Long> first = inZone(BERLIN, () -> run(db, table, store, 6));
-    insertAt(db, table, 7, 9);
+    DbPollWatermarkSurvivesARestartTest.insertAt(db, table, 7, 9);
     List<Long> second = inZone(NEW_YORK, () -> run(db, table, store, 3));
 
     assertThat(first).isEqualTo(Polled.ids(1, 6));
@@ -75,7 +74,7 @@ class ATimestampWatermarkDoesNotShiftWithTheTimeZoneTest {
     StorageConfig store = StorageConfig.builder().dataDir(data).build();
 
     List<Long> first = inZone(BERLIN, () -> run(db, table, store, 6));
-    insertAt(db, table, 7, 9);
+    DbPollWatermarkSurvivesARestartTest.insertAt(db, table, 7, 9);
     List<Long> second = inZone(NEW_YORK, () -> run(db, table, store, 3));
 
     assertThat(first).isEqualTo(Polled.ids(1, 6));
@@ -87,7 +86,7 @@ class ATimestampWatermarkDoesNotShiftWithTheTimeZoneTest {
   void aWatermarkKeptAsAnInstantByAnEarlierVersionIsRead() throws Exception {
     TestDb db = TestDb.postgres(POSTGRES);
     String table = table(db, "timestamp(6)");
-    insertAt(db, table, 7, 9);
+    DbPollWatermarkSurvivesARestartTest.insertAt(db, table, 7, 9);
     StorageConfig store = StorageConfig.builder().dataDir(data).build();
     try (Application app = Application.builder().storage(store).build()) {
       // Row 6's time, as the earlier version wrote it in Berlin (UTC+2 in May).
@@ -104,7 +103,7 @@ class ATimestampWatermarkDoesNotShiftWithTheTimeZoneTest {
   private static String table(TestDb db, String type) throws Exception {
     String table = TestDb.table("events");
     db.execute("CREATE TABLE " + table + " (id integer, created " + type + ")");
-    insertAt(db, table, 1, 6);
+    DbPollWatermarkSurvivesARestartTest.insertAt(db, table, 1, 6);
     return table;
   }
 
@@ -121,13 +120,7 @@ class ATimestampWatermarkDoesNotShiftWithTheTimeZoneTest {
   private static List<Long> run(TestDb db, String table, StorageConfig store, int rows)
       throws Exception {
     DbPollConfig config =
-        DbPollConfig.builder(
-                "db",
-                "SELECT id, created FROM " + table + " WHERE created > :watermark ORDER BY created")
-            .frequency(Duration.ofMillis(50))
-            .watermarkColumn("created")
-            .initialWatermark(LocalDateTime.parse("2000-01-01T00:00:00"))
-            .build();
+        Polled.byCreated(table, LocalDateTime.parse("2000-01-01T00:00:00")).build();
     Polled polled = new Polled();
     try (Application app =
         polled.application("events", new DbPollSource(db.dataSources(), config), store)) {
@@ -147,14 +140,5 @@ class ATimestampWatermarkDoesNotShiftWithTheTimeZoneTest {
 
   private static ObjectStore watermarks(Application app) {
     return app.storage().objectStore(DbPollSource.storeName("events"), ObjectStoreOptions.DEFAULTS);
-  }
-
-  /** Rows {@code from}..{@code to}, row n created at 2024-05-01 10:00:0n.00000n. */
-  private static void insertAt(TestDb db, String table, int from, int to) throws Exception {
-    List<String> rows = new ArrayList<>();
-    for (int n = from; n <= to; n++) {
-      rows.add("(" + n + ", '2024-05-01 10:00:0" + n + ".00000" + n + "')");
-    }
-    db.execute("INSERT INTO " + table + " (id, created) VALUES " + String.join(", ", rows));
   }
 }

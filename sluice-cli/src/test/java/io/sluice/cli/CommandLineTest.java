@@ -38,7 +38,9 @@ class CommandLineTest {
           "scheduler.yaml",
           "http-hello.yaml",
           "jobs-invoices.yaml",
-          "batch-orders.yaml"
+          "batch-orders.yaml",
+          "db-poll-router.yaml",
+          "db-batch-copy.yaml"
         }) {
       CliRun run = CliRun.of("validate", "../examples/" + example);
       assertThat(run.exitCode()).as(run.err()).isZero();

@@ -37,6 +37,9 @@ class DataSourcesAndDbProcessorsAreMappedFromYamlTest {
                 user: app
                 password: pw-of-orders
                 pool: { maxSize: 20, minIdle: 2, connectionTimeout: 2s, idleTimeout: 5m, maxLifetime: 20m }
+                initSql:
+                  - CREATE TABLE IF NOT EXISTS seen (id bigint primary key)
+                  - "INSERT INTO seen (id) VALUES (0) ON CONFLICT (id) DO NOTHING"
               - name: defaults
                 url: jdbc:sqlite:defaults.db
             flows: [ { name: f } ]
@@ -55,7 +58,10 @@ class DataSourcesAndDbProcessorsAreMappedFromYamlTest {
                 2,
                 Duration.ofSeconds(2),
                 Duration.ofMinutes(5),
-                Duration.ofMinutes(20)));
+                Duration.ofMinutes(20),
+                List.of(
+                    "CREATE TABLE IF NOT EXISTS seen (id bigint primary key)",
+                    "INSERT INTO seen (id) VALUES (0) ON CONFLICT (id) DO NOTHING")));
     assertThat(sources.config("defaults"))
         .isEqualTo(
             DataSourceConfig.builder("defaults", "jdbc:sqlite:/etc/sluice/defaults.db").build());
@@ -240,6 +246,44 @@ class DataSourcesAndDbProcessorsAreMappedFromYamlTest {
                 "jdbc:oracle:thin:@db:1521/orcl?password=***",
                 "is taken by no JDBC driver on the class path; drivers found:"
                     + " org.mariadb.jdbc.Driver, org.postgresql.Driver, org.sqlite.JDBC"));
+  }
+
+  @Test
+  void anEmptyInitSqlStatementIsAProblemAtItsLine() {
+    assertThat(
+            Configs.problems(
+                """
+                dataSources:
+                  - name: shop
+                    url: jdbc:sqlite:shop.db
+                    initSql:
+                      - CREATE TABLE IF NOT EXISTS orders (id integer primary key)
+                      - ""
+                      - "   "
+                flows: [ { name: f } ]
+                """))
+        .extracting(ConfigProblem::source, ConfigProblem::path, ConfigProblem::value, p -> p.rule())
+        .containsExactly(
+            tuple("app.yaml:6:9", "dataSources[0].initSql[1]", "", "must not be empty"),
+            tuple(
+                "app.yaml:7:9",
+                "dataSources[0].initSql[2]",
+                "   ",
+                "must not be empty: give a statement, or leave the item out"));
+  }
+
+  @Test
+  void aPasswordInTheUrlIsRegisteredAsASecret() {
+    Configs.read(
+        """
+        dataSources:
+          - { name: a, url: "jdbc:postgresql://db/orders?user=app&password=Pw-url-3c1f" }
+          - { name: b, url: "jdbc:mariadb://app:Pw-url-8d2a@db:3306/orders" }
+        flows: [ { name: f } ]
+        """);
+
+    assertThat(Secrets.mask("login Pw-url-3c1f refused; Pw-url-8d2a too"))
+        .isEqualTo("login ****** refused; ****** too");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.sluice.db;
 import io.sluice.core.ConfigProblems;
 import io.sluice.core.store.StorageConfig;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,6 +19,8 @@ import java.util.Objects;
  * @param connectionTimeout how long a call waits for a connection before it fails
  * @param idleTimeout how long a connection beyond {@code minIdle} stays idle before it is closed
  * @param maxLifetime how long a connection lives before the pool replaces it
+ * @param initSql statements run in order, each on its own, whenever the pool opens (before anything
+ *     uses it): tables created if they do not exist, seed rows written idempotently
  */
 public record DataSourceConfig(
     String name,
@@ -28,7 +31,8 @@ public record DataSourceConfig(
     int minIdle,
     Duration connectionTimeout,
     Duration idleTimeout,
-    Duration maxLifetime) {
+    Duration maxLifetime,
+    List<String> initSql) {
 
   /** The most connections a pool opens unless {@code maxSize} says. */
   public static final int DEFAULT_MAX_SIZE = 10;
@@ -58,6 +62,7 @@ public record DataSourceConfig(
   public DataSourceConfig {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(url, "url");
+    initSql = List.copyOf(initSql);
   }
 
   /** A builder of a data source named {@code name} on {@code url}, with the default pool. */
@@ -83,6 +88,7 @@ public record DataSourceConfig(
         + maxSize
         + ", connectionTimeout "
         + ConfigProblems.text(connectionTimeout)
+        + (initSql.isEmpty() ? "" : ", initSql: " + initSql.size() + " statement(s)")
         + ")";
   }
 
@@ -97,6 +103,7 @@ public record DataSourceConfig(
     private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     private Duration maxLifetime = DEFAULT_MAX_LIFETIME;
+    private List<String> initSql = List.of();
 
     private Builder(String name, String url) {
       this.name = name;
@@ -145,6 +152,16 @@ public record DataSourceConfig(
       return this;
     }
 
+    /**
+     * The statements run in order, each on its own, whenever the pool opens; none may be empty.
+     * They run at every start: each must be safe to run again ({@code CREATE TABLE IF NOT EXISTS},
+     * an insert that ignores a row already there).
+     */
+    public Builder initSql(List<String> value) {
+      this.initSql = value;
+      return this;
+    }
+
     /** The data source, or a {@link io.sluice.core.ConfigurationException} naming every problem. */
     public DataSourceConfig build() {
       ConfigProblems problems = new ConfigProblems();
@@ -182,9 +199,28 @@ public record DataSourceConfig(
                 + ConfigProblems.text(maxLifetime)
                 + "): HikariCP would not close idle connections at all");
       }
+      if (problems.check(initSql != null, "initSql", null, "must be a list, not null")) {
+        for (int i = 0; i < initSql.size(); i++) {
+          String sql = initSql.get(i);
+          problems.check(
+              sql != null && !sql.isBlank(),
+              "initSql[" + i + "]",
+              sql,
+              "must not be empty: give a statement, or leave the item out");
+        }
+      }
       problems.throwIfAny();
       return new DataSourceConfig(
-          name, url, user, password, maxSize, minIdle, connectionTimeout, idleTimeout, maxLifetime);
+          name,
+          url,
+          user,
+          password,
+          maxSize,
+          minIdle,
+          connectionTimeout,
+          idleTimeout,
+          maxLifetime,
+          initSql);
     }
 
     private static void between(

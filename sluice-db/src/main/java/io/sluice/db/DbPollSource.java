@@ -115,7 +115,10 @@ public final class DbPollSource implements Source {
             Math.min(config.fetchSize(), config.maxRows()),
             // One row more than a poll hands over: it says whether the poll cut a run of rows
             // sharing the last watermark.
-            config.maxRows() + 1);
+            config.maxRows() + 1,
+            // A TIMESTAMP without zone is kept as what it is, a local date-time: as an instant it
+            // would shift in a process of another time zone.
+            config.watermarkColumn());
     Duration cap = config.frequency().compareTo(MAX_BACKOFF) > 0 ? config.frequency() : MAX_BACKOFF;
     this.failures = Backoff.doubling(config.frequency(), cap).failures();
   }

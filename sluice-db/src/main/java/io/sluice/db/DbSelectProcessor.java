@@ -27,6 +27,7 @@ public final class DbSelectProcessor extends DbOperation {
   private final boolean streaming;
   private final int fetchSize;
   private final int maxRows;
+  private final String localTimestamp;
 
   /**
    * A select of {@code statement} on {@code dataSources}: {@code maxRows} rows at most (0: all),
@@ -38,17 +39,22 @@ public final class DbSelectProcessor extends DbOperation {
       boolean streaming,
       int fetchSize,
       int maxRows) {
-    this("db-select", dataSources, statement, streaming, fetchSize, maxRows);
+    this("db-select", dataSources, statement, streaming, fetchSize, maxRows, null);
   }
 
-  /** As above, its errors naming {@code operation} (a {@code db-poll}'s query). */
+  /**
+   * As above, its errors naming {@code operation} (a {@code db-poll}'s query), the column {@code
+   * localTimestamp} (a watermark) read as a {@code LocalDateTime} when it is a timestamp without
+   * time zone (see {@link Rows#Rows(ResultSet, String)}); null: none.
+   */
   DbSelectProcessor(
       String operation,
       DataSources dataSources,
       DbStatement statement,
       boolean streaming,
       int fetchSize,
-      int maxRows) {
+      int maxRows,
+      String localTimestamp) {
     super(operation, dataSources, statement, Set.of());
     if (fetchSize < 0 || fetchSize > MAX_ROWS) {
       throw new IllegalArgumentException("fetchSize must be from 0 to " + MAX_ROWS);
@@ -59,6 +65,7 @@ public final class DbSelectProcessor extends DbOperation {
     this.streaming = streaming;
     this.fetchSize = fetchSize;
     this.maxRows = maxRows;
+    this.localTimestamp = localTimestamp;
   }
 
   /** A select of every row, as a list. */
@@ -89,7 +96,7 @@ public final class DbSelectProcessor extends DbOperation {
       try (connection;
           PreparedStatement closing = prepared;
           results) {
-        Rows rows = new Rows(results);
+        Rows rows = new Rows(results, localTimestamp);
         List<Map<String, Object>> list = new ArrayList<>();
         while (results.next()) {
           list.add(rows.row(results));

@@ -78,12 +78,8 @@ class DbPollWatermarkSurvivesARestartTest {
     db.execute("CREATE TABLE " + table + " (id integer, created " + type + ")");
     insertAt(db, table, 1, 6);
     DbPollConfig config =
-        DbPollConfig.builder(
-                "db",
-                "SELECT id, created FROM " + table + " WHERE created > :watermark ORDER BY created")
-            .frequency(Duration.ofMillis(50))
-            .watermarkColumn("created")
-            .initialWatermark(
+        Polled.byCreated(
+                table,
                 db.kind().equals("sqlite")
                     ? "2000-01-01 00:00:00"
                     : java.time.LocalDateTime.parse("2000-01-01T00:00:00"))
@@ -116,7 +112,7 @@ class DbPollWatermarkSurvivesARestartTest {
   }
 
   /** Rows {@code from}..{@code to}, row n created at 2024-05-01 10:00:0n.00000n. */
-  private static void insertAt(TestDb db, String table, int from, int to) throws Exception {
+  static void insertAt(TestDb db, String table, int from, int to) throws Exception {
     List<String> rows = new java.util.ArrayList<>();
     for (int n = from; n <= to; n++) {
       rows.add("(" + n + ", '2024-05-01 10:00:0" + n + ".00000" + n + "')");

@@ -56,6 +56,19 @@ final class Polled {
   }
 
   /**
+   * A poll of {@code table}'s id and created after the watermark, in created order, every 50 ms,
+   * from {@code initial}, on the data source {@code db}.
+   */
+  static DbPollConfig.Builder byCreated(String table, Object initial) {
+    return DbPollConfig.builder(
+            "db",
+            "SELECT id, created FROM " + table + " WHERE created > :watermark ORDER BY created")
+        .frequency(Duration.ofMillis(50))
+        .watermarkColumn("created")
+        .initialWatermark(initial);
+  }
+
+  /**
    * A flow named {@code name} polled by {@code source}, recording into this, then running {@code
    * after}.
    */

@@ -3,6 +3,7 @@ package io.sluice.core.store;
 import io.sluice.core.ConfigProblems;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -217,6 +218,24 @@ public final class StorageConfig {
   /** PostgreSQL: the client certificate's key (PKCS#8 DER, or PKCS#12), or null. */
   public Path sslKey() {
     return sslKey;
+  }
+
+  /**
+   * The passwords written in a JDBC URL ({@code password=...}, {@code user:password@}), in order,
+   * so that a caller can register them as secrets; empty when there is none (or no URL).
+   */
+  public static List<String> passwordsIn(String url) {
+    List<String> found = new ArrayList<>();
+    if (url != null) {
+      Matcher m = PASSWORD_IN_URL.matcher(url);
+      while (m.find()) {
+        String password = m.group(1) != null ? m.group(2) : m.group(4);
+        if (!password.isEmpty()) {
+          found.add(password);
+        }
+      }
+    }
+    return found;
   }
 
   /** Masks the password in a JDBC URL ({@code password=...} or {@code user:password@}). */

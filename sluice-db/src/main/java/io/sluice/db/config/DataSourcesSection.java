@@ -4,6 +4,7 @@ import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.SectionComponent;
 import io.sluice.config.spi.UniqueNames;
+import io.sluice.core.store.StorageConfig;
 import io.sluice.db.DataSourceConfig;
 import io.sluice.db.DataSources;
 import java.nio.file.InvalidPathException;
@@ -49,6 +50,8 @@ final class DataSourcesSection implements SectionComponent<DataSources> {
       if (password != null) {
         context.secret(password);
       }
+      // A password written in the URL is as secret as the key's: masked in every later message.
+      StorageConfig.passwordsIn(item.text("url", null)).forEach(context::secret);
       if (!names.add(item)) {
         continue;
       }
@@ -76,7 +79,8 @@ final class DataSourcesSection implements SectionComponent<DataSources> {
             .connectionTimeout(
                 pool.duration("connectionTimeout", DataSourceConfig.DEFAULT_CONNECTION_TIMEOUT))
             .idleTimeout(pool.duration("idleTimeout", DataSourceConfig.DEFAULT_IDLE_TIMEOUT))
-            .maxLifetime(pool.duration("maxLifetime", DataSourceConfig.DEFAULT_MAX_LIFETIME));
+            .maxLifetime(pool.duration("maxLifetime", DataSourceConfig.DEFAULT_MAX_LIFETIME))
+            .initSql(item.texts("initSql"));
     return context.problems().attempt(item.path(), builder::build);
   }
 

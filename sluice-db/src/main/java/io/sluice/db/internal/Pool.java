@@ -6,6 +6,11 @@ import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.SluiceException;
 import io.sluice.db.DataSourceConfig;
+import io.sluice.db.DbException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -14,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One data source's HikariCP pool, opened by its first user and closed after its last. A pool opens
  * without connecting ({@code initializationFailTimeout} -1): an application whose database is away
- * starts, and its calls fail with {@code DB:CONNECTIVITY} until the database is back.
+ * starts, and its calls fail with {@code DB:CONNECTIVITY} until the database is back; unless the
+ * data source has {@code initSql}, which runs before the pool is handed to anyone, so a database
+ * away then fails the start.
  */
 public final class Pool {
 
@@ -40,7 +47,14 @@ public final class Pool {
     lock.lock();
     try {
       if (open == null) {
-        open = open(registry);
+        HikariDataSource opened = open(registry);
+        try {
+          runInitSql(opened);
+        } catch (RuntimeException e) {
+          opened.close();
+          throw e;
+        }
+        open = opened;
         LOG.info("{} opened", config);
       }
       users++;
@@ -89,6 +103,29 @@ public final class Pool {
       throw new SluiceException(
           config + " could not be opened: " + SqlErrors.mask(reason, config.password()));
     }
+  }
+
+  /**
+   * Runs each {@code initSql} statement on its own (a driver may run only the first statement of a
+   * text holding several: SQLite's does), in order, on one connection in autocommit.
+   *
+   * @throws DbException naming the data source and the statement's place ({@code initSql[2]})
+   */
+  private void runInitSql(HikariDataSource pool) {
+    List<String> statements = config.initSql();
+    if (statements.isEmpty()) {
+      return;
+    }
+    int at = 0;
+    try (Connection connection = pool.getConnection();
+        Statement statement = connection.createStatement()) {
+      for (; at < statements.size(); at++) {
+        statement.execute(statements.get(at));
+      }
+    } catch (SQLException e) {
+      throw SqlErrors.translate(e, config.name(), "initSql[" + at + "]", config.password());
+    }
+    LOG.debug("data source '{}' ran its {} initSql statement(s)", config.name(), statements.size());
   }
 
   private HikariConfig hikari(MeterRegistry registry) {

@@ -5,21 +5,39 @@ import java.sql.Clob;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.LocalDateTime;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /** Reads the rows of a result set as maps, by column label, in the columns' order. */
 public final class Rows {
 
   private final String[] labels;
+  private final int localColumn;
 
   /** The reader of {@code results}' rows. */
   public Rows(ResultSet results) throws SQLException {
+    this(results, null);
+  }
+
+  /**
+   * The reader of {@code results}' rows, the column labelled {@code localTimestamp} (exactly, or
+   * regardless of case) read as a {@link LocalDateTime} when it is a timestamp without time zone
+   * (PostgreSQL's {@code timestamp}, MariaDB's {@code datetime} and {@code timestamp}): the drivers
+   * give a {@link Timestamp}, an instant made of the value in the JVM's time zone, which a process
+   * in another zone would bind as another value. Null: no such column.
+   */
+  public Rows(ResultSet results, String localTimestamp) throws SQLException {
     ResultSetMetaData meta = results.getMetaData();
     labels = new String[meta.getColumnCount()];
     for (int i = 0; i < labels.length; i++) {
       labels[i] = meta.getColumnLabel(i + 1);
     }
+    int column = find(localTimestamp);
+    localColumn = column >= 0 && zoneless(meta, column + 1) ? column : -1;
   }
 
   /** The current row. Large objects are read whole: they would not outlive the connection. */
@@ -31,9 +49,46 @@ public final class Rows {
         value = blob.getBytes(1, (int) blob.length());
       } else if (value instanceof Clob clob) {
         value = clob.getSubString(1, (int) clob.length());
+      } else if (i == localColumn && value instanceof Timestamp timestamp) {
+        value = local(results, i + 1, timestamp);
       }
       row.put(labels[i], value);
     }
     return row;
+  }
+
+  private int find(String label) {
+    if (label == null) {
+      return -1;
+    }
+    for (int i = 0; i < labels.length; i++) {
+      if (labels[i].equals(label)) {
+        return i;
+      }
+    }
+    for (int i = 0; i < labels.length; i++) {
+      if (labels[i].equalsIgnoreCase(label)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A TIMESTAMP column whose type names no zone (PostgreSQL reports timestamptz as TIMESTAMP). */
+  private static boolean zoneless(ResultSetMetaData meta, int column) throws SQLException {
+    String type = String.valueOf(meta.getColumnTypeName(column)).toLowerCase(Locale.ROOT);
+    return meta.getColumnType(column) == Types.TIMESTAMP
+        && !type.contains("tz")
+        && !type.contains("zone");
+  }
+
+  /** The column's value as the driver reads it without a zone, or the timestamp's local time. */
+  private static LocalDateTime local(ResultSet results, int column, Timestamp timestamp) {
+    try {
+      LocalDateTime value = results.getObject(column, LocalDateTime.class);
+      return value != null ? value : timestamp.toLocalDateTime();
+    } catch (SQLException e) {
+      return timestamp.toLocalDateTime(); // a driver without java.time: the same in this zone
+    }
   }
 }

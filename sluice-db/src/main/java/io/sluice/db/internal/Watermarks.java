@@ -13,8 +13,11 @@ import java.time.format.DateTimeParseException;
  * The values a {@code db-poll} watermark may take (whole and decimal numbers, texts, dates and
  * timestamps, as the drivers give them) and their text in the store: a type and the value ({@code
  * long:42}, {@code timestamp:2024-05-01T10:00:00.123456Z}), so that a watermark is read back with
- * the type it was bound with, whatever serializer the application writes with, and a timestamp
- * keeps its instant and nanoseconds whatever the time zone of the process that reads it.
+ * the type it was bound with, whatever serializer the application writes with. A TIMESTAMP without
+ * zone comes as a {@link LocalDateTime} ({@link Rows}) and is kept as one ({@code
+ * local:2024-05-01T10:00:00.123456}), so a process in another time zone binds the same value; a
+ * {@link Timestamp} (a column with a zone, or what an earlier version kept for any timestamp) keeps
+ * its instant and nanoseconds.
  */
 public final class Watermarks {
 

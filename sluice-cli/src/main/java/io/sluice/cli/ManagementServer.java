@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.Gauge;
@@ -16,11 +17,21 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.config.Secrets;
 import io.sluice.core.SluiceException;
+import io.sluice.core.health.HealthCheck;
+import io.sluice.core.health.HealthContributor;
+import io.sluice.core.health.Readiness;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 
 /**
@@ -37,6 +48,7 @@ final class ManagementServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final ManagementAccess access;
   private final JvmGcMetrics gc;
+  private volatile Readiness readiness;
 
   private ManagementServer(
       HttpServer server, PrometheusMeterRegistry registry, ManagementAccess access) {
@@ -100,11 +112,89 @@ final class ManagementServer implements AutoCloseable {
     ManagementServer management = new ManagementServer(server, registry, access);
     server.createContext("/metrics", management::metrics);
     server.createContext("/", exchange -> management.reply(exchange, 404, "text/plain", ""));
-    server.createContext(
-        "/health", exchange -> management.reply(exchange, 200, "text/plain", "UP\n"));
+    server.createContext("/health", management::health);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.start();
     return management;
+  }
+
+  /**
+   * From now on {@code /health/ready} asks {@code contributors} (until then it answers 503,
+   * starting): at most once a second, each within {@link #HEALTH_DEADLINE}.
+   */
+  void ready(List<HealthContributor> contributors) {
+    readiness =
+        new Readiness(
+            () -> contributors, HEALTH_DEADLINE, Duration.ofSeconds(1), Clock.systemUTC());
+  }
+
+  /** How long a readiness check may take before its part counts as down. */
+  static final Duration HEALTH_DEADLINE = Duration.ofSeconds(3);
+
+  /**
+   * {@code /health/live}: the process answers and no thread is deadlocked; {@code /health/ready}:
+   * every part can do its job; {@code /health}: both. 200 when up, 503 when not, with a JSON body:
+   * {@code {"status": "UP", "checks": [{"component", "status", "detail"}]}}. Open to probes without
+   * the token; without it the details (paths, errors) are left out.
+   */
+  private void health(HttpExchange exchange) throws IOException {
+    if (!"GET".equals(exchange.getRequestMethod())) {
+      exchange.getResponseHeaders().add("Allow", "GET");
+      reply(exchange, 405, "text/plain", "Only GET is supported\n");
+      return;
+    }
+    String path = exchange.getRequestURI().getPath();
+    List<HealthCheck> checks = new ArrayList<>();
+    switch (path) {
+      case "/health/live", "/health/live/" -> checks.addAll(liveness());
+      case "/health/ready", "/health/ready/" -> checks.addAll(readiness());
+      case "/health", "/health/" -> {
+        checks.addAll(liveness());
+        checks.addAll(readiness());
+      }
+      default -> {
+        reply(exchange, 404, "text/plain", "Not found; try /health/live or /health/ready\n");
+        return;
+      }
+    }
+    boolean detailed =
+        access.required() && access.admits(exchange.getRequestHeaders().getFirst("Authorization"));
+    boolean up = Readiness.allUp(checks);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("status", up ? "UP" : "DOWN");
+    List<Map<String, Object>> shown = new ArrayList<>();
+    for (HealthCheck check : checks) {
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("component", check.component());
+      one.put("status", check.up() ? "UP" : "DOWN");
+      if (detailed || !access.required()) {
+        one.put("detail", check.detail());
+      }
+      shown.add(one);
+    }
+    body.put("checks", shown);
+    reply(
+        exchange,
+        up ? 200 : 503,
+        "application/json",
+        Secrets.mask(JSON.writeValueAsString(body)) + "\n");
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static List<HealthCheck> liveness() {
+    long[] deadlocked = ManagementFactory.getThreadMXBean().findDeadlockedThreads();
+    return List.of(
+        deadlocked == null
+            ? HealthCheck.up("threads", "no deadlock")
+            : HealthCheck.down("threads", deadlocked.length + " thread(s) deadlocked"));
+  }
+
+  private List<HealthCheck> readiness() {
+    Readiness current = readiness;
+    return current == null
+        ? List.of(HealthCheck.down("application", "starting"))
+        : current.checks();
   }
 
   /** The port it listens on (useful when 0 was asked for). */

@@ -8,9 +8,11 @@ import io.sluice.config.Configuration;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.app.Application;
+import io.sluice.core.health.HealthContributor;
 import io.sluice.jobs.JobExecutor;
 import io.sluice.jobs.config.JobsConfig;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -116,6 +118,13 @@ final class RunCommand implements Callable<Integer> {
       configuration.section(BatchConfig.class).launcher().bind(app);
       app.start();
       JobExecutor jobs = startJobNode(app, configuration.section(JobsConfig.class));
+      if (management != null) {
+        List<HealthContributor> parts = new ArrayList<>(app.healthContributors());
+        if (jobs != null) {
+          parts.add(jobs);
+        }
+        management.ready(parts);
+      }
       LOG.info(
           "Sluice {} is running {} flow(s){} from {}; stop it with Ctrl+C or SIGTERM",
           VersionProvider.version(),

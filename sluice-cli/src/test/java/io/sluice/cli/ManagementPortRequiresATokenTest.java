@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +40,7 @@ class ManagementPortRequiresATokenTest {
     PrometheusMeterRegistry registry = ManagementServer.registry();
     registry.counter("sluice.test.counted").increment();
     try (ManagementServer server = ManagementServer.start("127.0.0.1", 0, registry, access)) {
+      server.ready(List.of());
       int port = server.port();
       HttpResponse<String> none = get(port, "/metrics", null);
       assertThat(none.statusCode()).isEqualTo(401);

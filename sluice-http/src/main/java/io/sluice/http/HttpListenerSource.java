@@ -1,11 +1,14 @@
 package io.sluice.http;
 
+import io.sluice.core.health.HealthCheck;
+import io.sluice.core.health.HealthContributor;
 import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
 import io.sluice.http.internal.HttpServer;
 import io.sluice.http.internal.HttpServers;
 import io.sluice.http.internal.PathPattern;
 import io.sluice.http.internal.Route;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
@@ -36,7 +39,7 @@ import java.util.concurrent.CompletableFuture;
  * request is offered to the flow ({@link SourceContext#offer}), which never holds the event loop:
  * where the flow would wait for room it answers 503 at once.
  */
-public final class HttpListenerSource implements Source {
+public final class HttpListenerSource implements Source, HealthContributor {
 
   /** The variable that holds the response status. */
   public static final String STATUS = "httpStatus";
@@ -129,6 +132,25 @@ public final class HttpListenerSource implements Source {
       running = null;
       stopped = current.terminated();
     }
+  }
+
+  /** Bound: its server's socket listens (draining at a stop counts as down: no new request). */
+  @Override
+  public List<HealthCheck> health() {
+    HttpServer current = running;
+    String where = server.host() + ":" + (current == null ? server.port() : current.port()) + path;
+    if (current == null) {
+      return List.of(HealthCheck.down("http-listener " + where, "not started"));
+    }
+    return List.of(
+        current.listening()
+            ? HealthCheck.up("http-listener " + where, "listening")
+            : HealthCheck.down("http-listener " + where, "its socket is closed"));
+  }
+
+  @Override
+  public String component() {
+    return "http-listener " + server.host() + ":" + server.port() + path;
   }
 
   /** Completes when the server this listener used let go of its last connection. */

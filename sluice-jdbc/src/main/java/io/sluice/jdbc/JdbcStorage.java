@@ -2,6 +2,8 @@ package io.sluice.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.health.HealthCheck;
+import io.sluice.core.health.HealthContributor;
 import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.DurableQueue;
@@ -10,6 +12,10 @@ import io.sluice.core.store.ObjectStoreOptions;
 import io.sluice.core.store.QueueOptions;
 import io.sluice.core.store.Require;
 import io.sluice.core.store.Storage;
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * What differs between the two databases is in the {@link Dialect}; the factories open the
  * connections and hand them over.
  */
-final class JdbcStorage implements Storage {
+final class JdbcStorage implements Storage, HealthContributor {
 
   private static final Logger LOG = LoggerFactory.getLogger(JdbcStorage.class);
 
@@ -116,6 +122,46 @@ final class JdbcStorage implements Storage {
 
   Dialect dialect() {
     return dialect;
+  }
+
+  /**
+   * Below this much free space on the SQLite file's disk (or 5% of a smaller disk) the store is
+   * reported down: a write may fail any moment (SQLite needs room for its journal as well as the
+   * pages it adds), and an overwrite that still fits in the journal would not tell.
+   */
+  static final long LOW_DISK_BYTES = 64L * 1024 * 1024;
+
+  private volatile Path watchedFile;
+
+  private static String kib(long bytes) {
+    return bytes >= 10L * 1024 * 1024 ? bytes / (1024 * 1024) + " MiB" : bytes / 1024 + " KiB";
+  }
+
+  /** Reports the free space of {@code file}'s disk in {@link #health()}. */
+  void watchDisk(Path file) {
+    watchedFile = file;
+  }
+
+  /** The free space of the SQLite file's disk (the write probe itself is the application's). */
+  @Override
+  public List<HealthCheck> health() {
+    Path file = watchedFile;
+    if (file == null) {
+      return List.of();
+    }
+    try {
+      FileStore disk = Files.getFileStore(file);
+      long free = disk.getUsableSpace();
+      long low = Math.min(LOW_DISK_BYTES, disk.getTotalSpace() / 20);
+      String detail = kib(free) + " free on the disk of " + file;
+      return List.of(
+          free < low
+              ? HealthCheck.down("store disk", detail + ", under " + kib(low))
+              : HealthCheck.up("store disk", detail));
+    } catch (IOException e) {
+      return List.of(
+          HealthCheck.down("store disk", "cannot read the free space of " + file + ": " + e));
+    }
   }
 
   MeterRegistry registry() {

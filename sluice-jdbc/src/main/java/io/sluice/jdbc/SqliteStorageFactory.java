@@ -123,21 +123,24 @@ public final class SqliteStorageFactory implements StorageFactory {
     SqliteCheckpointer checkpointer =
         new SqliteCheckpointer(() -> writerConfig.createConnection(url), file.toString());
     try {
-      return new JdbcStorage(
-          Dialect.SQLITE,
-          description,
-          failures,
-          writes,
-          readers,
-          null,
-          values,
-          registry,
-          clock,
-          () -> {
-            checkpointer.close();
-            owner.channel().close();
-          },
-          1);
+      JdbcStorage storage =
+          new JdbcStorage(
+              Dialect.SQLITE,
+              description,
+              failures,
+              writes,
+              readers,
+              null,
+              values,
+              registry,
+              clock,
+              () -> {
+                checkpointer.close();
+                owner.channel().close();
+              },
+              1);
+      storage.watchDisk(file);
+      return storage;
     } catch (RuntimeException e) {
       checkpointer.close();
       throw e;

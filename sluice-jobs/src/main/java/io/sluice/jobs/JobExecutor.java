@@ -3,12 +3,15 @@ package io.sluice.jobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.ConfigProblems;
+import io.sluice.core.health.HealthCheck;
+import io.sluice.core.health.HealthContributor;
 import io.sluice.core.store.Require;
 import io.sluice.jobs.internal.JobNode;
 import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.NewJob;
 import io.sluice.jobs.spi.NodeLease;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,7 +31,7 @@ import java.util.Map;
  * }
  * }</pre>
  */
-public final class JobExecutor implements AutoCloseable {
+public final class JobExecutor implements AutoCloseable, HealthContributor {
 
   private final JobNode node;
   private final JobExecutorConfig config;
@@ -64,6 +67,33 @@ public final class JobExecutor implements AutoCloseable {
   /** Whether the node holds its lease; a node that cannot renew it stops taking jobs. */
   public boolean holdsLease() {
     return node.holdsLease();
+  }
+
+  /**
+   * Ready when the node holds a fresh lease: registered, and renewed in time (a node that cannot
+   * renew, its store away or the process paused past the lease, takes no job until it holds one
+   * again).
+   */
+  @Override
+  public List<HealthCheck> health() {
+    String component = "job node " + config.nodeId();
+    NodeLease lease = node.lease();
+    if (lease == null) {
+      return List.of(HealthCheck.down(component, "not started"));
+    }
+    return List.of(
+        node.holdsLease()
+            ? HealthCheck.up(component, "holds its lease (epoch " + lease.epoch() + ")")
+            : HealthCheck.down(
+                component,
+                "lost its lease (epoch "
+                    + lease.epoch()
+                    + "): it takes no job until it renews one"));
+  }
+
+  @Override
+  public String component() {
+    return "job node " + config.nodeId();
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.core.app.Application;
 import io.sluice.core.flow.Flow;
+import io.sluice.core.health.HealthCheck;
 import io.sluice.core.logging.LogContext;
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobState;
@@ -366,14 +367,26 @@ abstract class JobExecutorContract extends JobExecutorFixture {
     long epoch = a.lease().epoch();
     store.create(NewJob.of("email", "before the outage"));
     await().atMost(PATIENCE).until(() -> ran.size() == 1);
+    assertThat(a.health())
+        .singleElement()
+        .matches(HealthCheck::up, "ready while it holds its lease");
 
     Instant back;
     try (AutoCloseable outage = blockWrites()) {
       await().atMost(PATIENCE).until(() -> !a.holdsLease());
       back = clock.instant();
+      assertThat(a.health())
+          .singleElement()
+          .satisfies(
+              check -> {
+                assertThat(check.up()).isFalse();
+                assertThat(check.component()).isEqualTo("job node node-a");
+                assertThat(check.detail()).contains("lost its lease");
+              });
     }
 
     await().atMost(PATIENCE).until(a::holdsLease);
+    assertThat(a.health()).singleElement().matches(HealthCheck::up, "ready again");
     store.create(NewJob.of("email", "after the outage"));
     await().atMost(PATIENCE).until(() -> ran.size() == 2);
     assertThat(ran.get(1)).isAfter(back);

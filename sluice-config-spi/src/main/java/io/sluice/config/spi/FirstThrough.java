@@ -1,5 +1,7 @@
 package io.sluice.config.spi;
 
+import io.sluice.core.health.HealthCheck;
+import io.sluice.core.health.HealthContributor;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
@@ -7,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A source whose messages go through one processor more first (a source's {@code read:}). */
-final class FirstThrough implements Source {
+final class FirstThrough implements Source, HealthContributor {
 
   private final Source source;
   private final Processor first;
@@ -25,6 +27,16 @@ final class FirstThrough implements Source {
   @Override
   public void stop() {
     source.stop();
+  }
+
+  @Override
+  public List<HealthCheck> health() {
+    return source instanceof HealthContributor health ? health.health() : List.of();
+  }
+
+  @Override
+  public String component() {
+    return source instanceof HealthContributor health ? health.component() : source.name();
   }
 
   @Override

@@ -6,11 +6,14 @@ import io.sluice.core.ConfigProblems;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.Message;
 import io.sluice.core.flow.Flow;
+import io.sluice.core.health.HealthCheck;
+import io.sluice.core.health.HealthContributor;
 import io.sluice.core.internal.ApplicationRuntime;
 import io.sluice.core.serialization.SerializationConfig;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.TimerService;
+import io.sluice.core.store.ObjectStoreOptions;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.Storages;
@@ -180,6 +183,68 @@ public final class Application implements AutoCloseable {
     }
     return openedStorage;
   }
+
+  /**
+   * What {@code /health/ready} asks this application: its store, with a real write (when it uses
+   * one: a store nothing opened is not opened for a probe), and every flow's source that can say
+   * whether it works (an HTTP listener bound, a durable queue's consumers alive, a poll that
+   * reaches its database).
+   */
+  public List<HealthContributor> healthContributors() {
+    List<HealthContributor> all = new ArrayList<>();
+    all.add(HealthContributor.of("store", this::storeHealth));
+    for (Flow flow : flows) {
+      if (flow.source() instanceof HealthContributor source) {
+        all.add(
+            HealthContributor.of(
+                "flow " + flow.name() + ": " + source.component(),
+                () ->
+                    source.health().stream()
+                        .map(
+                            c ->
+                                new HealthCheck(
+                                    "flow " + flow.name() + ": " + c.component(),
+                                    c.up(),
+                                    c.detail()))
+                        .toList()));
+      }
+    }
+    return all;
+  }
+
+  private List<HealthCheck> storeHealth() {
+    Storage storage;
+    synchronized (storageLock) {
+      storage = givenStorage != null ? givenStorage : openedStorage;
+    }
+    if (storage == null) {
+      return List.of(HealthCheck.up("store", "not used by this application yet"));
+    }
+    List<HealthCheck> checks = new ArrayList<>();
+    long start = System.nanoTime();
+    try {
+      storage
+          .objectStore(HEALTH_STORE, ObjectStoreOptions.DEFAULTS)
+          .put("probe", clock.instant().toString());
+      checks.add(
+          HealthCheck.up(
+              "store",
+              storage.describe()
+                  + ": a write committed in "
+                  + (System.nanoTime() - start) / 1_000_000
+                  + " ms"));
+    } catch (RuntimeException e) {
+      checks.add(
+          HealthCheck.down("store", storage.describe() + ": a write failed: " + e.getMessage()));
+    }
+    if (storage instanceof HealthContributor more) {
+      checks.addAll(more.health());
+    }
+    return checks;
+  }
+
+  /** The object store the store's health check writes to: one entry, overwritten. */
+  private static final String HEALTH_STORE = "sluice.health";
 
   /** Where the application keeps its stores and queues, as configured. */
   public StorageConfig storageConfig() {

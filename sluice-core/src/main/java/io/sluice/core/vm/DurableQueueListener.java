@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.Backoff;
 import io.sluice.core.FlowBusyException;
+import io.sluice.core.health.HealthCheck;
 import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.core.store.Delivery;
 import io.sluice.core.store.DurableQueue;
@@ -73,6 +74,9 @@ public final class DurableQueueListener {
   private final RepeatedFailureLog outcomeFailures;
   private int outstanding;
   private volatile boolean running;
+
+  /** Why the last take failed, while no take has succeeded since; null when the last one did. */
+  private volatile String lastTakeFailure;
 
   /**
    * A listener on {@code queue}.
@@ -204,6 +208,31 @@ public final class DurableQueueListener {
     flush();
   }
 
+  /**
+   * Whether its consumers take: running, every consumer thread alive, and the last take answered (a
+   * store that fails every take leaves the queue unread).
+   */
+  public HealthCheck health() {
+    String component = "queue " + queue.name();
+    if (!running) {
+      return HealthCheck.down(component, "its listener is stopped");
+    }
+    long alive;
+    synchronized (this) {
+      alive = threads.stream().filter(Thread::isAlive).count();
+    }
+    if (alive < consumers) {
+      return HealthCheck.down(
+          component, (consumers - alive) + " of its " + consumers + " consumer thread(s) ended");
+    }
+    String failure = lastTakeFailure;
+    if (failure != null) {
+      return HealthCheck.down(component, "its last take failed: " + failure);
+    }
+    return HealthCheck.up(
+        component, consumers + " consumer(s) taking, " + outstanding() + " message(s) in flight");
+  }
+
   /** Messages handed over whose work has not ended. */
   public int outstanding() {
     lock.lock();
@@ -238,6 +267,7 @@ public final class DurableQueueListener {
         releaseFrom(taken, handed);
         taken = List.of();
         failures.reset();
+        lastTakeFailure = null;
         if (busy) {
           LockSupport.parkNanos(BUSY_PAUSE.toNanos());
         }
@@ -250,6 +280,7 @@ public final class DurableQueueListener {
         // every other message still has to flow. What was taken goes back; the next take waits.
         releaseFrom(taken, handed);
         takeFailures.increment();
+        lastTakeFailure = e.toString();
         long pause = failures.next().toNanos();
         LOG.warn(
             "Listener on queue '{}' could not take messages ({}); it tries again in {} ms",

@@ -3,6 +3,8 @@ package io.sluice.core.vm;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
 import io.sluice.core.MessageDiscardedException;
+import io.sluice.core.health.HealthCheck;
+import io.sluice.core.health.HealthContributor;
 import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
 import io.sluice.core.store.Delivery;
@@ -36,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  * again after the redelivery delay when the flow failed (to the dead letters after the queue's most
  * deliveries); the attribute {@code deliveryCount} says how many times it was delivered.
  */
-public final class VmListenerSource implements Source {
+public final class VmListenerSource implements Source, HealthContributor {
 
   private static final Duration POLL = Duration.ofMillis(50);
   private static final int BATCH = 64;
@@ -46,7 +48,7 @@ public final class VmListenerSource implements Source {
   private final VmPersistence persistence;
   private final List<Thread> threads = new ArrayList<>();
   private volatile boolean running;
-  private DurableQueueListener durable;
+  private volatile DurableQueueListener durable;
 
   /** Listens on {@code queueName} with {@code consumers} threads (1 keeps FIFO order). */
   public VmListenerSource(String queueName, int consumers) {
@@ -236,6 +238,17 @@ public final class VmListenerSource implements Source {
   @Override
   public boolean fedByOtherFlows() {
     return true;
+  }
+
+  @Override
+  public List<HealthCheck> health() {
+    DurableQueueListener listener = durable;
+    return listener == null ? List.of() : List.of(listener.health());
+  }
+
+  @Override
+  public String component() {
+    return "vm-listener " + queueName;
   }
 
   @Override

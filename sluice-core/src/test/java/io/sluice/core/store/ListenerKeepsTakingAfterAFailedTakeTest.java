@@ -32,7 +32,6 @@ class ListenerKeepsTakingAfterAFailedTakeTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     FaultyQueue queue =
         new FaultyQueue(storage.queue("orders", QueueOptions.DEFAULTS)).failTakes(2);
-    queue.enqueueAll(List.of("a", "b"));
     List<Object> delivered = new CopyOnWriteArrayList<>();
     DurableQueueListener listener =
         new DurableQueueListener(
@@ -46,11 +45,22 @@ class ListenerKeepsTakingAfterAFailedTakeTest {
               return CompletableFuture.completedFuture(null);
             },
             registry);
+    assertThat(listener.health().up()).as("not started").isFalse();
     listener.start();
     try {
       await()
           .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(2))
+          .untilAsserted(
+              () ->
+                  assertThat(listener.health().detail())
+                      .as("a failed take makes the queue's readiness down")
+                      .startsWith("its last take failed: "));
+      queue.enqueueAll(List.of("a", "b"));
+      await()
+          .atMost(Duration.ofSeconds(10))
           .untilAsserted(() -> assertThat(delivered).containsExactly("a", "b"));
+      assertThat(listener.health().up()).as("up again once a take answered").isTrue();
       queue.enqueue("c");
       await()
           .atMost(Duration.ofSeconds(10))

@@ -153,6 +153,11 @@ public final class HttpServer {
     return draining;
   }
 
+  /** Whether its listening socket is bound and open. */
+  public boolean listening() {
+    return channel.isActive();
+  }
+
   /** The port it listens on (the one chosen when the configuration said 0). */
   public int port() {
     return ((InetSocketAddress) channel.localAddress()).getPort();

@@ -32,7 +32,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The management endpoint of {@code sluice run}: {@code GET /metrics} in the Prometheus text format
@@ -113,7 +117,7 @@ final class ManagementServer implements AutoCloseable {
     server.createContext("/metrics", management::metrics);
     server.createContext("/", exchange -> management.reply(exchange, 404, "text/plain", ""));
     server.createContext("/health", management::health);
-    server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    server.setExecutor(boundedThreads());
     server.start();
     return management;
   }
@@ -197,6 +201,36 @@ final class ManagementServer implements AutoCloseable {
         : current.checks();
   }
 
+  /** Requests served at once; more wait in {@link #QUEUED}, beyond that they are turned away. */
+  static final int THREADS = 4;
+
+  /** Requests waiting for one of the {@link #THREADS}. */
+  static final int QUEUED = 64;
+
+  /**
+   * The port's own few threads, apart from the flows': a client that sends slowly, or floods the
+   * port, holds at most these (a request beyond the queue has its connection closed), never a
+   * flow's thread nor an unbounded number of virtual threads each rendering a scrape.
+   */
+  private static ExecutorService boundedThreads() {
+    AtomicInteger made = new AtomicInteger();
+    ThreadPoolExecutor threads =
+        new ThreadPoolExecutor(
+            THREADS,
+            THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(QUEUED),
+            task -> {
+              Thread thread = new Thread(task, "sluice-management-" + made.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            },
+            new ThreadPoolExecutor.AbortPolicy());
+    threads.allowCoreThreadTimeOut(true);
+    return threads;
+  }
+
   /** The port it listens on (useful when 0 was asked for). */
   int port() {
     return server.getAddress().getPort();
@@ -248,6 +282,9 @@ final class ManagementServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    if (server.getExecutor() instanceof ExecutorService threads) {
+      threads.shutdownNow();
+    }
     gc.close();
   }
 }

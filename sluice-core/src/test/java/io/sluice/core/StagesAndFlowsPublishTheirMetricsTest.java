@@ -138,6 +138,12 @@ class StagesAndFlowsPublishTheirMetricsTest {
       app.send("metered", Message.of("refused"));
       gate.open();
       held.handle((m, e) -> m).get(10, TimeUnit.SECONDS);
+      // Its one thread is free once the flow let go of the first message, a moment after its
+      // caller heard: sent before, the next is refused.
+      await()
+          .until(
+              () ->
+                  registry.get("sluice.flow.inflight").tag("flow", "metered").gauge().value() == 0);
       app.send("metered", Message.of("good")).get(10, TimeUnit.SECONDS);
 
       // A caller hears of its result a moment before the flow counts it.
@@ -147,6 +153,11 @@ class StagesAndFlowsPublishTheirMetricsTest {
                 assertThat(outcome(registry, "completed")).isEqualTo(1);
                 assertThat(outcome(registry, "failed")).isEqualTo(1);
                 assertThat(outcome(registry, "refused")).isEqualTo(1);
+                assertThat(duration(registry, "completed").count()).isEqualTo(1);
+                assertThat(duration(registry, "failed").count()).isEqualTo(1);
+                assertThat(duration(registry, "failed").totalTime(TimeUnit.NANOSECONDS))
+                    .as("the failed message waited at the gate: its time is counted")
+                    .isGreaterThan(duration(registry, "completed").totalTime(TimeUnit.NANOSECONDS));
                 assertThat(
                         registry.get("sluice.flow.inflight").tag("flow", "metered").gauge().value())
                     .isZero();
@@ -156,6 +167,15 @@ class StagesAndFlowsPublishTheirMetricsTest {
 
   private static RequiredSearch stage(MeterRegistry registry, String name) {
     return registry.get(name).tag("flow", "metered").tag("stage", "auto");
+  }
+
+  private static io.micrometer.core.instrument.Timer duration(
+      MeterRegistry registry, String outcome) {
+    return registry
+        .get("sluice.flow.duration")
+        .tag("flow", "metered")
+        .tag("outcome", outcome)
+        .timer();
   }
 
   private static double outcome(MeterRegistry registry, String outcome) {

@@ -26,6 +26,10 @@ final class Execution implements StageTask, LogContext.Work {
 
   private final FlowRuntime flow;
   private final CompletableFuture<Message> result;
+
+  /** When the message came in ({@link System#nanoTime}), for the flow's duration timer. */
+  private final long started;
+
   private final List<OnError> errorHandler;
   private List<Processor> chain;
   private int index;
@@ -106,6 +110,7 @@ final class Execution implements StageTask, LogContext.Work {
       List<OnError> errorHandler,
       boolean cancellable) {
     this.cancellable = cancellable;
+    this.started = FlowRuntime.TIMED ? System.nanoTime() : 0;
     this.flow = flow;
     this.chain = chain;
     this.message = message;
@@ -462,6 +467,11 @@ final class Execution implements StageTask, LogContext.Work {
   /** Whether this is a route forked beside its message (counted as that message, not apart). */
   boolean forked() {
     return cancellable;
+  }
+
+  /** When the message came in ({@link System#nanoTime}); 0 when flows are not timed. */
+  long started() {
+    return started;
   }
 
   /**

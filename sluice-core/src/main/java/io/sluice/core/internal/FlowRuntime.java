@@ -3,6 +3,7 @@ package io.sluice.core.internal;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.sluice.core.FlowBusyException;
 import io.sluice.core.Message;
 import io.sluice.core.MessageDiscardedException;
@@ -25,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** One running flow: its engine, its in-flight count, its metrics and its lifecycle. */
@@ -38,6 +40,8 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
   private final Counter failed;
   private final Counter refused;
   private final Counter discarded;
+  private final Timer completedTime;
+  private final Timer failedTime;
   private final List<Processor> started = new ArrayList<>();
   private final Map<String, CompletableFuture<Message>> waiting = new ConcurrentHashMap<>();
   private final String runId = UUID.randomUUID().toString();
@@ -60,11 +64,30 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
         };
     this.completed = outcome(registry, "completed");
     this.failed = outcome(registry, "failed");
+    this.completedTime = TIMED ? duration(registry, "completed") : null;
+    this.failedTime = TIMED ? duration(registry, "failed") : null;
     this.refused = outcome(registry, "refused");
     this.discarded = outcome(registry, "discarded");
     Gauge.builder("sluice.flow.inflight", inFlight, InFlight::count)
         .tag("flow", flow.name())
         .description("Messages the flow holds")
+        .register(registry);
+  }
+
+  /**
+   * Whether each message's time in the flow is timed (two {@code nanoTime}s and a histogram bucket
+   * per message); {@code -Dsluice.metrics.flowTimers=false} turns it off.
+   */
+  static final boolean TIMED = !"false".equals(System.getProperty("sluice.metrics.flowTimers"));
+
+  private Timer duration(MeterRegistry registry, String outcome) {
+    return Timer.builder("sluice.flow.duration")
+        .tag("flow", flow.name())
+        .tag("outcome", outcome)
+        .description("Time from a message's arrival to its end, by outcome")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofNanos(10_000))
+        .maximumExpectedValue(Duration.ofMinutes(5))
         .register(registry);
   }
 
@@ -352,12 +375,18 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
     }
     if (error == null) {
       completed.increment();
+      if (TIMED) {
+        completedTime.record(System.nanoTime() - execution.started(), TimeUnit.NANOSECONDS);
+      }
     } else if (error instanceof MessageDiscardedException) {
       discarded.increment();
     } else if (error instanceof FlowBusyException) {
       refused.increment();
     } else {
       failed.increment();
+      if (TIMED) {
+        failedTime.record(System.nanoTime() - execution.started(), TimeUnit.NANOSECONDS);
+      }
     }
     inFlight.exit();
   }

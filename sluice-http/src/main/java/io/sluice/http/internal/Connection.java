@@ -79,7 +79,13 @@ final class Connection {
   private static final class Exchange {
     final boolean keepAlive;
     final BodyStream body;
+    final long started = System.nanoTime();
     boolean answered;
+
+    /** The route that took it (its timer's tag), null when none did. */
+    Route route;
+
+    String method;
 
     Exchange(boolean keepAlive, BodyStream body) {
       this.keepAlive = keepAlive;
@@ -294,6 +300,8 @@ final class Connection {
               : Exchanges.plain(HttpResponseStatus.NOT_FOUND, "no listener at this path"));
       return;
     }
+    exchange.route = route;
+    exchange.method = method;
     Object payload = body != null ? body : Exchanges.body((FullHttpRequest) request);
     Message message =
         Exchanges.toMessage(
@@ -389,6 +397,15 @@ final class Connection {
 
   private void answer(Exchange exchange, FullHttpResponse response) {
     exchange.answered = true;
+    if (exchange.route != null) {
+      server
+          .metrics()
+          .served(
+              exchange.route.pattern().toString(),
+              exchange.method,
+              response.status().code(),
+              System.nanoTime() - exchange.started);
+    }
     // A streamed body the flow left unread: a connection still carrying it is not kept.
     boolean arriving = exchange.arriving();
     if (exchange.body != null) {

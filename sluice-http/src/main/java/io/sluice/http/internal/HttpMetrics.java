@@ -4,8 +4,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The meters of one HTTP server, tagged with its address. */
@@ -49,6 +52,7 @@ final class HttpMetrics {
   // several percent of the event loop's time under load.
   private final Map<Integer, Counter> responses = new ConcurrentHashMap<>();
   private final Map<Refusal, Counter> refusals = new ConcurrentHashMap<>();
+  private final Map<String, Timer> served = new ConcurrentHashMap<>();
 
   HttpMetrics(MeterRegistry registry, String server, AtomicInteger connections) {
     this.registry = registry;
@@ -70,6 +74,35 @@ final class HttpMetrics {
                     .description("Responses written, by status")
                     .register(registry))
         .increment();
+  }
+
+  private static final java.util.Set<String> STANDARD_METHODS =
+      java.util.Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE");
+
+  /**
+   * A request a route took was answered with {@code status} after {@code nanos} (from the end of
+   * its head to its response), timed per route, method and status class ({@code 2xx}...).
+   */
+  void served(String route, String requested, int status, long nanos) {
+    String statusClass = (status / 100) + "xx";
+    // A route open to every method takes any token a client sends: one meter each would let a
+    // client grow the registry without end.
+    String method = STANDARD_METHODS.contains(requested) ? requested : "OTHER";
+    served
+        .computeIfAbsent(
+            route + ' ' + method + ' ' + statusClass,
+            key ->
+                Timer.builder("sluice.http.server.requests")
+                    .tags(tags)
+                    .tag("route", route)
+                    .tag("method", method)
+                    .tag("status", statusClass)
+                    .description("Requests a listener's route answered, from head to response")
+                    .publishPercentileHistogram()
+                    .minimumExpectedValue(Duration.ofNanos(50_000))
+                    .maximumExpectedValue(Duration.ofMinutes(5))
+                    .register(registry))
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** A listener looked at its changed TLS files: {@code reloaded} or {@code failed}. */

@@ -56,6 +56,16 @@ abstract class JobExecutorContract extends JobExecutorFixture {
     assertThat(count("sluice.jobs.failed", "node-a")).isZero();
     assertThat(registry.get("sluice.jobs.start.latency").tag("node", "node-a").timer().count())
         .isEqualTo(300);
+    assertThat(registry.get("sluice.jobs.wait").tag("type", "email").timer().count())
+        .isEqualTo(300);
+    assertThat(
+            registry
+                .get("sluice.jobs.run")
+                .tag("type", "email")
+                .tag("outcome", "completed")
+                .timer()
+                .count())
+        .isEqualTo(300);
   }
 
   @Test

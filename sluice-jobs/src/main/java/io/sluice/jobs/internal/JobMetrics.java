@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,6 +31,7 @@ final class JobMetrics {
   private final MeterRegistry registry;
   private final String node;
   private final Map<String, AtomicLong> waiting = new ConcurrentHashMap<>();
+  private final Map<String, Timer> typeTimers = new ConcurrentHashMap<>();
 
   JobMetrics(MeterRegistry registry, String node) {
     this.registry = registry;
@@ -67,6 +69,41 @@ final class JobMetrics {
             .description("Jobs completed by one bulk write")
             .tag("node", node)
             .register(registry);
+  }
+
+  /** A job of {@code type} started {@code late} after its due time (never negative). */
+  void waited(String type, Duration late) {
+    typeTimer("sluice.jobs.wait", type, null, "From a job's due time to its start, per type")
+        .record(late);
+  }
+
+  /**
+   * A job of {@code type} ran {@code nanos}, its handler returning or, not {@code completed},
+   * throwing.
+   */
+  void ran(String type, boolean completed, long nanos) {
+    typeTimer(
+            "sluice.jobs.run",
+            type,
+            completed ? "completed" : "failed",
+            "How long a job's handler ran, per type and outcome")
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Timer typeTimer(String name, String type, String outcome, String description) {
+    return typeTimers.computeIfAbsent(
+        name + ' ' + type + ' ' + outcome,
+        key -> {
+          Timer.Builder timer =
+              Timer.builder(name)
+                  .description(description)
+                  .tag("node", node)
+                  .tag("type", type)
+                  .publishPercentileHistogram()
+                  .minimumExpectedValue(Duration.ofNanos(100_000))
+                  .maximumExpectedValue(Duration.ofHours(1));
+          return (outcome == null ? timer : timer.tag("outcome", outcome)).register(registry);
+        });
   }
 
   /** Registers the gauge of the jobs this node holds, read from {@code held}. */

@@ -89,6 +89,7 @@ final class Workers {
       }
       Duration late = Duration.between(job.dueAt(), clock.instant());
       metrics.startLatency.record(late.isNegative() ? Duration.ZERO : late);
+      metrics.waited(job.type(), late.isNegative() ? Duration.ZERO : late);
       Object payload;
       try {
         payload = job.payload().read();
@@ -112,10 +113,14 @@ final class Workers {
               transaction -> store.complete(transaction, job.lease(), job.id()),
               () -> keeper.holds(job.lease()));
       LogContext.Work before = LogContext.job(job.id());
+      long started = System.nanoTime();
+      boolean returned = false;
       try {
         handlers.get(job.type()).handle(context);
+        returned = true;
       } finally {
         LogContext.leave(before);
+        metrics.ran(job.type(), returned, System.nanoTime() - started);
       }
       metrics.executed.increment();
       first = outcomes.offer(new Outcome.Completed(job, context.completedInTransaction()));

@@ -156,6 +156,16 @@ class BatchEngineTest {
 
     assertThat(seen)
         .containsExactly("batch." + job.name() + ".look " + result.instance() + " true");
+    assertThat(
+            application
+                .meterRegistry()
+                .get("sluice.batch.step.duration")
+                .tag("job", "numbers")
+                .tag("step", "look")
+                .timer()
+                .count())
+        .as("each of the two blocks of 50 timed through the step")
+        .isEqualTo(2);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.sluice.batch.internal;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchStep;
 import io.sluice.batch.StepCounts;
@@ -35,10 +36,22 @@ final class Dispatch {
   private final BatchRun run;
   private final List<String> flows;
   private final Counter retriedMeter;
+  private final List<Timer> stepTimers = new ArrayList<>();
 
   Dispatch(BatchRun run, List<String> flows, MeterRegistry registry) {
     this.run = run;
     this.flows = flows;
+    for (BatchStep step : run.job.steps()) {
+      stepTimers.add(
+          Timer.builder("sluice.batch.step.duration")
+              .tag("job", run.job.name())
+              .tag("step", step.name())
+              .description("How long a block took through a step, its records sent to its end")
+              .publishPercentileHistogram()
+              .minimumExpectedValue(Duration.ofNanos(100_000))
+              .maximumExpectedValue(Duration.ofMinutes(10))
+              .register(registry));
+    }
     this.retriedMeter =
         Counter.builder("sluice.batch.throttled.retries")
             .tag("job", run.job.name())
@@ -54,6 +67,8 @@ final class Dispatch {
       return;
     }
     BatchStep step = run.job.steps().get(block.step());
+    Timer timer = stepTimers.get(block.step());
+    long started = System.nanoTime();
     List<BatchRecord> records = block.records();
     List<CompletableFuture<Message>> sent = new ArrayList<>(records.size());
     boolean[] taken = new boolean[records.size()];
@@ -75,6 +90,7 @@ final class Dispatch {
     CompletableFuture.allOf(sent.stream().filter(f -> f != null).toArray(CompletableFuture[]::new))
         .handleAsync(
             (ignored, failure) -> {
+              timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
               stepDone(flight, step, taken, refused, sent);
               return null;
             },

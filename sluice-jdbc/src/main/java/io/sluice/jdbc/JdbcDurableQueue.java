@@ -491,6 +491,54 @@ final class JdbcDurableQueue implements DurableQueue {
     return dead;
   }
 
+  /** A dead letter of this queue, by id: {@code id, queue, maxDeliveries, now}. */
+  private static final String DEAD_ONE =
+      " WHERE id = ? AND queue = ? AND (dead = 1 OR " + LAPSED_DEAD + ")";
+
+  private static final String REQUEUE =
+      "UPDATE sluice_queue SET dead = 0, deliveries = 0, lock_owner = NULL, lock_expires = NULL,"
+          + " visible_at = ?"
+          + DEAD_ONE;
+
+  @Override
+  public boolean requeueDeadLetter(long id) {
+    long now = storage.clock().millis();
+    return storage.write(
+        "requeue dead letter " + id + " of queue '" + name + "'",
+        tx -> {
+          PreparedStatement requeue = tx.prepare(REQUEUE);
+          JdbcStorage.bind(requeue, now, id, name, options.maxDeliveries(), now);
+          if (requeue.executeUpdate() != 1) {
+            return false;
+          }
+          PreparedStatement reason = tx.prepare("DELETE FROM sluice_queue_dead WHERE id = ?");
+          JdbcStorage.bind(reason, id);
+          reason.executeUpdate();
+          tx.enqueued(name);
+          return true;
+        });
+  }
+
+  @Override
+  public boolean dropDeadLetter(long id) {
+    long now = storage.clock().millis();
+    return storage.write(
+        "drop dead letter " + id + " of queue '" + name + "'",
+        tx -> {
+          PreparedStatement drop = tx.prepare("DELETE FROM sluice_queue" + DEAD_ONE);
+          JdbcStorage.bind(drop, id, name, options.maxDeliveries(), now);
+          if (drop.executeUpdate() != 1) {
+            return false;
+          }
+          for (String table : List.of("sluice_queue_payload", "sluice_queue_dead")) {
+            PreparedStatement rest = tx.prepare("DELETE FROM " + table + " WHERE id = ?");
+            JdbcStorage.bind(rest, id);
+            rest.executeUpdate();
+          }
+          return true;
+        });
+  }
+
   @Override
   public String toString() {
     return "JdbcDurableQueue[" + name + " in " + storage.describe() + ", owner " + owner + "]";

@@ -49,4 +49,13 @@ public abstract class DurableQueueContractTest {
       return DurableQueueContractTest.this;
     }
   }
+
+  /** {@link DeadLetterContract} on this implementation. */
+  @Nested
+  public class DeadLetters extends DeadLetterContract {
+    @Override
+    protected DurableQueueContractTest implementation() {
+      return DurableQueueContractTest.this;
+    }
+  }
 }

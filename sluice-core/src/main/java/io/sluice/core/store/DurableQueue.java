@@ -90,6 +90,19 @@ public interface DurableQueue extends AutoCloseable {
   List<Delivery> deadLetters(int max);
 
   /**
+   * Puts the dead letter {@code id} back in the queue, ready now, its deliveries counted from zero
+   * (an operator fixed what made it fail); false, changing nothing, when this queue has no dead
+   * letter {@code id} (another operator requeued or dropped it meanwhile). Its consumers are woken.
+   */
+  boolean requeueDeadLetter(long id);
+
+  /**
+   * Deletes the dead letter {@code id} for good; false, changing nothing, when this queue has no
+   * dead letter {@code id}.
+   */
+  boolean dropDeadLetter(long id);
+
+  /**
    * Closes this handle; the messages stay in the storage. It does nothing to the locks the handle
    * holds: they lapse when their lock timeout ends, or are handed back when an embedded store is
    * opened again. Release or nack what you hold first to hand it back at once.

@@ -105,4 +105,14 @@ final class FaultyQueue implements DurableQueue {
   public List<Delivery> deadLetters(int max) {
     return queue.deadLetters(max);
   }
+
+  @Override
+  public boolean requeueDeadLetter(long id) {
+    return queue.requeueDeadLetter(id);
+  }
+
+  @Override
+  public boolean dropDeadLetter(long id) {
+    return queue.dropDeadLetter(id);
+  }
 }

@@ -268,6 +268,34 @@ final class MemoryDurableQueue implements DurableQueue {
   }
 
   @Override
+  public boolean requeueDeadLetter(long id) {
+    return underLock(
+        now -> {
+          lapseLocks(now);
+          Held held = messages.dead.remove(id);
+          if (held == null) {
+            return false;
+          }
+          held.deliveryCount = 0;
+          held.deadReason = null;
+          held.readyAt = null;
+          held.unlock();
+          messages.live.put(held.id, held);
+          messages.changed.signalAll();
+          return true;
+        });
+  }
+
+  @Override
+  public boolean dropDeadLetter(long id) {
+    return underLock(
+        now -> {
+          lapseLocks(now);
+          return messages.dead.remove(id) != null;
+        });
+  }
+
+  @Override
   public String toString() {
     return "memory queue '" + name + "' of " + owner + " " + options;
   }

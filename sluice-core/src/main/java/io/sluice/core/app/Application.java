@@ -251,6 +251,31 @@ public final class Application implements AutoCloseable {
     return storageConfig;
   }
 
+  /**
+   * Stops the flow {@code name} alone, as an operator does: its source takes no message (files
+   * stay, a listener refuses, a queue's messages wait), a flow without a source refuses what is
+   * sent; messages in flight go on. False when it is stopped already or the application is
+   * stopping. Fails naming the flows there are when there is no such flow.
+   */
+  public boolean stopFlow(String name) {
+    return runtime.pauseFlow(name);
+  }
+
+  /** Starts again a flow {@link #stopFlow} stopped; false when it was not stopped. */
+  public boolean startFlow(String name) {
+    return runtime.resumeFlow(name);
+  }
+
+  /** Whether an operator stopped the flow {@code name}. */
+  public boolean flowStopped(String name) {
+    return runtime.flowPaused(name);
+  }
+
+  /** Messages the flow {@code name} holds now. */
+  public int inFlight(String name) {
+    return runtime.inFlight(name);
+  }
+
   /** Hands a message to a flow, as its source would; for flows without a source and for tests. */
   public CompletableFuture<Message> send(String flow, Message message) {
     return runtime.send(flow, message);

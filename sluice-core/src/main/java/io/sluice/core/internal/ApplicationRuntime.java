@@ -11,6 +11,7 @@ import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.Processor;
 import io.sluice.core.spi.TimerService;
 import io.sluice.core.store.Storage;
+import io.sluice.core.vm.DurableQueueListener;
 import io.sluice.core.vm.queue.VmQueues;
 import java.time.Clock;
 import java.time.Duration;
@@ -167,6 +168,59 @@ public final class ApplicationRuntime {
       }
     }
     return idle;
+  }
+
+  /** Stops the flow's source alone (see FlowRuntime.pause); false when it was stopped already. */
+  public boolean pauseFlow(String flow) {
+    if (stopping) {
+      return false;
+    }
+    boolean paused = runtime(flow).pause();
+    if (paused) {
+      LOG.info("Flow '{}' stopped by an operator: its source takes no message", flow);
+    }
+    return paused;
+  }
+
+  /** Starts again a flow an operator stopped; false when it was not stopped. */
+  public boolean resumeFlow(String flow) {
+    if (stopping) {
+      return false;
+    }
+    try {
+      boolean resumed = runtime(flow).resume();
+      if (resumed) {
+        LOG.info("Flow '{}' started again by an operator", flow);
+      }
+      return resumed;
+    } catch (Exception e) {
+      throw new SluiceException("Flow '" + flow + "' could not start again: " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether an operator stopped the flow. */
+  public boolean flowPaused(String flow) {
+    return runtime(flow).paused();
+  }
+
+  /** The durable queues the flows take from now, with their listeners, by flow. */
+  public Map<String, List<DurableQueueListener>> durableListeners() {
+    Map<String, List<DurableQueueListener>> all = new LinkedHashMap<>();
+    flows.forEach((name, flow) -> all.put(name, flow.durableListeners()));
+    return all;
+  }
+
+  /** Messages the flow holds now. */
+  public int inFlight(String flow) {
+    return runtime(flow).inFlightCount();
+  }
+
+  private FlowRuntime runtime(String flow) {
+    FlowRuntime runtime = flows.get(flow);
+    if (runtime == null) {
+      throw new SluiceException("No flow named '" + flow + "'; the flows are " + flows.keySet());
+    }
+    return runtime;
   }
 
   /** Hands a message to a flow directly, as its source would. */

@@ -12,6 +12,7 @@ import io.sluice.core.ThreadingProfile;
 import io.sluice.core.flow.Flow;
 import io.sluice.core.flow.OnError;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Source;
 import io.sluice.core.spi.SourceContext;
 import io.sluice.core.store.Delivery;
 import io.sluice.core.store.DurableQueue;
@@ -244,6 +245,62 @@ final class FlowRuntime extends ServicesContext implements SourceContext {
       flow.source().stop();
     }
     stopFeeder();
+  }
+
+  private boolean paused;
+
+  /**
+   * An operator's stop of this flow alone: its source stops taking messages (files stay in their
+   * directory, a listener refuses requests, a queue's messages wait in it), a flow without a source
+   * refuses what is sent to it; messages in flight go on. False when it was stopped already or the
+   * application is not running.
+   */
+  synchronized boolean pause() {
+    if (paused || !accepting) {
+      return false;
+    }
+    paused = true;
+    if (flow.source() != null) {
+      flow.source().stop();
+    } else {
+      accepting = false;
+    }
+    return true;
+  }
+
+  /** Starts again what {@link #pause} stopped; false when it was not stopped. */
+  synchronized boolean resume() throws Exception {
+    if (!paused) {
+      return false;
+    }
+    if (flow.source() != null) {
+      flow.source().start(this);
+    } else {
+      accepting = true;
+    }
+    paused = false;
+    return true;
+  }
+
+  /**
+   * The durable queues this flow takes from now, with their listeners: a persistent staged flow's
+   * own, a persistent VM listener's.
+   */
+  List<DurableQueueListener> durableListeners() {
+    List<DurableQueueListener> listeners = new ArrayList<>();
+    if (feeder != null) {
+      listeners.add(feeder);
+    }
+    Source source = flow.source();
+    if (source instanceof io.sluice.core.vm.VmListenerSource vm && vm.durableListener() != null) {
+      listeners.add(vm.durableListener());
+    }
+    return listeners;
+  }
+
+  /** Whether an operator stopped this flow ({@link #pause}). */
+  synchronized boolean paused() {
+    return paused;
   }
 
   /** Refuses messages from now on; those in flight go on. */

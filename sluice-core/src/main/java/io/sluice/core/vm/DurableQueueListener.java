@@ -233,6 +233,11 @@ public final class DurableQueueListener {
         component, consumers + " consumer(s) taking, " + outstanding() + " message(s) in flight");
   }
 
+  /** The queue it takes from. */
+  public DurableQueue queue() {
+    return queue;
+  }
+
   /** Messages handed over whose work has not ended. */
   public int outstanding() {
     lock.lock();

@@ -240,6 +240,11 @@ public final class VmListenerSource implements Source, HealthContributor {
     return true;
   }
 
+  /** The durable queue a persistent listener takes from while it runs; null otherwise. */
+  public DurableQueueListener durableListener() {
+    return durable;
+  }
+
   @Override
   public List<HealthCheck> health() {
     DurableQueueListener listener = durable;

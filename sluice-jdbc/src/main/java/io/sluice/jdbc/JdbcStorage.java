@@ -41,6 +41,7 @@ final class JdbcStorage implements Storage {
 
   private final Dialect dialect;
   private final String description;
+  private final String database;
   private final JdbcFailures failures;
   private final HikariDataSource readers;
   private final StoredValues values;
@@ -55,13 +56,14 @@ final class JdbcStorage implements Storage {
   private volatile Duration recheck = Duration.ofSeconds(1);
 
   /**
-   * A storage that writes on connections from {@code writes}, reads from {@code readers} and, when
-   * {@code listener} is given, hears of other nodes' enqueues through what it starts; {@code owned}
-   * (may be null) is closed last, when the storage closes.
+   * A storage in {@code database} (its identity) that writes on connections from {@code writes},
+   * reads from {@code readers} and, when {@code listener} is given, hears of other nodes' enqueues
+   * through what it starts; {@code owned} (may be null) is closed last, when the storage closes.
    */
   JdbcStorage(
       Dialect dialect,
       String description,
+      String database,
       JdbcFailures failures,
       GroupCommitWriter.ConnectionSource writes,
       HikariDataSource readers,
@@ -74,6 +76,7 @@ final class JdbcStorage implements Storage {
     this.owned = owned;
     this.dialect = dialect;
     this.description = description;
+    this.database = database;
     this.failures = failures;
     this.readers = readers;
     this.values = values;
@@ -116,6 +119,19 @@ final class JdbcStorage implements Storage {
 
   Dialect dialect() {
     return dialect;
+  }
+
+  /**
+   * The database the storage is in, as {@link io.sluice.core.transaction.DatabaseIdentity} gives
+   * it: a data source with the same identity shares it, so a queue's enqueue can join its
+   * transactions.
+   */
+  String database() {
+    return database;
+  }
+
+  JdbcFailures failures() {
+    return failures;
   }
 
   MeterRegistry registry() {

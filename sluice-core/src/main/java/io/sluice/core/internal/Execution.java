@@ -192,6 +192,7 @@ final class Execution implements StageTask {
   public void run() {
     entered();
     if (cancellable && !claimThread()) {
+      abandonFrames(cancelReason);
       return;
     }
     try {
@@ -220,6 +221,7 @@ final class Execution implements StageTask {
         continue;
       }
       if (cancelled) {
+        abandonFrames(cancelReason);
         return;
       }
       Processor processor = chain.get(index);
@@ -233,6 +235,7 @@ final class Execution implements StageTask {
         } catch (RuntimeException handOverFailed) {
           // The thread it was meant for is gone (a pool shut down under it): end the message
           // with the error rather than leave it hanging.
+          abandonFrames(handOverFailed);
           complete(null, handOverFailed);
           return;
         }
@@ -378,9 +381,11 @@ final class Execution implements StageTask {
       Thread.currentThread().interrupt();
     }
     if (cancelled) {
+      abandonFrames(cancelReason);
       return false;
     }
     if (error instanceof Error fatal && !(error instanceof AssertionError)) {
+      abandonFrames(fatal);
       complete(null, fatal);
       return false;
     }
@@ -393,6 +398,7 @@ final class Execution implements StageTask {
         return take(left.then.failed(new FlowError(flow.name(), where.name(), current), message));
       } catch (Throwable again) {
         if (again instanceof Error fatal && !(again instanceof AssertionError)) {
+          abandonFrames(fatal);
           complete(null, fatal);
           return false;
         }
@@ -493,7 +499,26 @@ final class Execution implements StageTask {
 
   @Override
   public void refused(RuntimeException reason) {
+    abandonFrames(reason);
     complete(null, reason);
+  }
+
+  /**
+   * The message stops inside its scopes (cut short, refused, a JVM error): each scope, innermost
+   * first, lets go of what it holds for it (a try's transaction is rolled back), as none of their
+   * chains will end.
+   */
+  private void abandonFrames(Throwable reason) {
+    while (frame != null) {
+      Frame left = popFrame();
+      try {
+        left.then.abandoned(reason);
+      } catch (RuntimeException e) {
+        if (reason != null && reason != e) {
+          reason.addSuppressed(e);
+        }
+      }
+    }
   }
 
   private void complete(Message value, Throwable error) {

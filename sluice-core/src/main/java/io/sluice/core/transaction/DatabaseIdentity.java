@@ -35,7 +35,7 @@ public final class DatabaseIdentity {
       if (file.startsWith("file:")) {
         file = file.substring("file:".length());
       }
-      if (file.isEmpty() || file.startsWith(":") || file.contains("mode=memory")) {
+      if (file.isEmpty() || file.startsWith(":") || rest.contains("mode=memory")) {
         return null;
       }
       try {

@@ -83,12 +83,7 @@ public final class DbSelectProcessor extends DbOperation {
         connection.setAutoCommit(false);
       }
       prepared = connection.prepareStatement(statement.sql().jdbcSql());
-      prepared.setMaxRows(maxRows);
-      if (fetchSize > 0) {
-        prepared.setFetchSize(fetchSize);
-      }
-      bind(prepared, values);
-      ResultSet results = prepared.executeQuery();
+      ResultSet results = query(prepared, values);
       if (streaming) {
         return result(message, new DbRows(connection, prepared, results, this::failure));
       }
@@ -115,12 +110,7 @@ public final class DbSelectProcessor extends DbOperation {
       throws SQLException {
     PreparedStatement prepared = connection.prepareStatement(statement.sql().jdbcSql());
     try {
-      prepared.setMaxRows(maxRows);
-      if (fetchSize > 0) {
-        prepared.setFetchSize(fetchSize);
-      }
-      bind(prepared, values);
-      ResultSet results = prepared.executeQuery();
+      ResultSet results = query(prepared, values);
       if (streaming) {
         return result(message, new DbRows(transaction, prepared, results, this::failure));
       }
@@ -132,6 +122,16 @@ public final class DbSelectProcessor extends DbOperation {
       prepared.close();
       throw e;
     }
+  }
+
+  /** Runs the query of {@code prepared} with {@code values}, its row limit and fetch size set. */
+  private ResultSet query(PreparedStatement prepared, List<Object> values) throws SQLException {
+    prepared.setMaxRows(maxRows);
+    if (fetchSize > 0) {
+      prepared.setFetchSize(fetchSize);
+    }
+    bind(prepared, values);
+    return prepared.executeQuery();
   }
 
   private static List<Map<String, Object>> list(ResultSet results) throws SQLException {

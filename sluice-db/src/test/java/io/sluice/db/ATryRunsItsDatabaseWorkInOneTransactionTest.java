@@ -83,6 +83,11 @@ class ATryRunsItsDatabaseWorkInOneTransactionTest {
         false);
   }
 
+  /** A try named {@code name} whose processors run in a transaction of data source {@code db}. */
+  private static TryScope.Builder inTransaction(String name, DataSources sources) {
+    return TryScope.builder(name).transaction(sources.transactional("db"));
+  }
+
   private static Processor fail(String why) {
     return Processor.of(
         ProcessingType.CPU_LITE,
@@ -123,8 +128,7 @@ class ATryRunsItsDatabaseWorkInOneTransactionTest {
     DataSources sources = db.dataSources();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     Processor scope =
-        TryScope.builder("order")
-            .transaction(sources.transactional("db"))
+        inTransaction("order", sources)
             .processors(insert(sources, table, "A"), insert(sources, table, "B"))
             .build();
 
@@ -145,8 +149,7 @@ class ATryRunsItsDatabaseWorkInOneTransactionTest {
     // The branch writes the row the scope wrote, outside the scope's transaction: it blocks (or
     // fails, on SQLite) while that transaction still holds the row, and succeeds once it is gone.
     Processor scope =
-        TryScope.builder("order")
-            .transaction(sources.transactional("db"))
+        inTransaction("order", sources)
             .processors(insert(sources, table, "A"), insert(sources, table, "B"), fail("boom"))
             .onError(
                 new OnError.Continue(
@@ -208,8 +211,7 @@ class ATryRunsItsDatabaseWorkInOneTransactionTest {
       routes.route(inserts.get(i), inserts.get(i + 1));
     }
     Processor failing =
-        TryScope.builder("order")
-            .transaction(sources.transactional("db"))
+        inTransaction("order", sources)
             .processors(routes.build(), fail("after the routes"))
             .build();
 
@@ -225,11 +227,7 @@ class ATryRunsItsDatabaseWorkInOneTransactionTest {
     for (int i = 0; i < 8; i += 2) {
       again.route(inserts.get(i), inserts.get(i + 1));
     }
-    Processor completing =
-        TryScope.builder("order")
-            .transaction(sources.transactional("db"))
-            .processors(again.build())
-            .build();
+    Processor completing = inTransaction("order", sources).processors(again.build()).build();
     run(
         Flow.builder("orders").processor(completing).strategy(strategy).build(),
         new SimpleMeterRegistry());
@@ -252,8 +250,7 @@ class ATryRunsItsDatabaseWorkInOneTransactionTest {
           return m;
         };
     Processor scope =
-        TryScope.builder("order")
-            .transaction(sources.transactional("db"))
+        inTransaction("order", sources)
             .processors(insert(sources, table, "A"), blockAfterTheInsert)
             .build();
     Processor timed =
@@ -302,8 +299,7 @@ class ATryRunsItsDatabaseWorkInOneTransactionTest {
             0);
     Processor copy = insert(sources, to, "#[payload.sku]");
     Processor scope =
-        TryScope.builder("copy")
-            .transaction(sources.transactional("db"))
+        inTransaction("copy", sources)
             .processors(select, new Foreach(null, null, 1, "counter", "rootMessage", List.of(copy)))
             .build();
 

@@ -60,9 +60,7 @@ final class DataSourceResource implements TransactionalResource {
   @Override
   public void acquire(MeterRegistry registry) {
     pool = dataSources.acquire(name, registry);
-    if (outcomes == null) {
-      outcomes = Outcomes.on(registry, name);
-    }
+    outcomes = Outcomes.on(registry, name); // the registry's own counters, when it has them
   }
 
   @Override

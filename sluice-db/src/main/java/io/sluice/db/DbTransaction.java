@@ -30,6 +30,9 @@ final class DbTransaction implements Transaction {
   private Connection connection;
   private volatile String end;
 
+  /** The first statement that failed inside the transaction, or null. */
+  private SQLException failedStatement;
+
   DbTransaction(DataSourceResource resource, DataSourceResource.Outcomes outcomes) {
     this.resource = resource;
     this.outcomes = outcomes;
@@ -60,6 +63,11 @@ final class DbTransaction implements Transaction {
         connection = open();
       }
       return work.run(connectionType.cast(connection));
+    } catch (SQLException e) {
+      if (failedStatement == null) {
+        failedStatement = e;
+      }
+      throw e;
     } finally {
       lock.unlock();
     }
@@ -113,6 +121,7 @@ final class DbTransaction implements Transaction {
       end = "committed";
       if (connection != null) {
         try {
+          refuseAnAbortedCommit();
           connection.commit();
           outcomes.committed().increment();
         } catch (SQLException e) {
@@ -135,6 +144,24 @@ final class DbTransaction implements Transaction {
       } catch (RuntimeException e) {
         LOG.warn("An after-commit action of data source '{}' failed", resource.name(), e);
       }
+    }
+  }
+
+  /**
+   * PostgreSQL aborts a transaction at its first failed statement, and its driver answers a commit
+   * of it as if it had committed (the server rolled it back): a scope that caught such an error
+   * inside and went on would think its rows kept. It fails instead, naming the statement's error.
+   */
+  private void refuseAnAbortedCommit() throws SQLException {
+    if (failedStatement != null
+        && connection.getMetaData().getDatabaseProductName().equals("PostgreSQL")) {
+      throw new SQLException(
+          "a statement inside the scope failed ("
+              + failedStatement.getMessage()
+              + "), which aborted the transaction: PostgreSQL rolled it back, nothing was"
+              + " committed",
+          "25P02",
+          failedStatement);
     }
   }
 

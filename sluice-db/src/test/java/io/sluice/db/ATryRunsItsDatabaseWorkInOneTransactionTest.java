@@ -172,6 +172,41 @@ class ATryRunsItsDatabaseWorkInOneTransactionTest {
 
   @ParameterizedTest
   @MethodSource("databases")
+  void anErrorCaughtInsideTheScopeFailsTheCommitWherePostgresqlAbortedTheTransaction(TestDb db)
+      throws Exception {
+    String table = table(db);
+    db.execute("INSERT INTO " + table + " (sku) VALUES ('taken')");
+    DataSources sources = db.dataSources();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Processor ignoreTheDuplicate =
+        TryScope.builder("ignore")
+            .processors(insert(sources, table, "taken"))
+            .onError(new OnError.Continue(List.of("DB:CONSTRAINT"), null, List.of()))
+            .build();
+    Processor scope =
+        inTransaction("order", sources)
+            .processors(insert(sources, table, "A"), ignoreTheDuplicate)
+            .onError(
+                new OnError.Continue(
+                    List.of("DB:QUERY"),
+                    null,
+                    List.of(new SetPayloadProcessor(Template.parse("value", "not here")))))
+            .build();
+
+    if (db.kind().equals("postgresql")) {
+      assertThatThrownBy(() -> run(Flow.builder("orders").processor(scope).build(), registry))
+          .hasMessageContaining("commit on data source 'db' failed (SQL state 25P02)")
+          .hasMessageContaining("nothing was committed");
+      assertThat(rows(db, table)).isEqualTo(1);
+      assertThat(transactions(registry, "commit-failed")).isEqualTo(1);
+    } else {
+      run(Flow.builder("orders").processor(scope).build(), registry);
+      assertThat(rows(db, table)).as("MariaDB and SQLite keep the transaction going").isEqualTo(2);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("databases")
   void aTryInsideATryOnTheSameDataSourceJoinsItsTransaction(TestDb db) throws Exception {
     String table = table(db);
     DataSources sources = db.dataSources();

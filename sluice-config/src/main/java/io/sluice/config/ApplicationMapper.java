@@ -7,6 +7,7 @@ import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.ProblemCollector;
 import io.sluice.config.spi.SectionComponent;
 import io.sluice.config.spi.StoreComponent;
+import io.sluice.config.spi.TransactionalNames;
 import io.sluice.config.spi.UniqueNames;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.app.Application;
@@ -105,6 +106,8 @@ final class ApplicationMapper implements MappingContext {
       }
     }
     checkSerializerNames(root.get("serialization"));
+    // The data sources a try's transaction names are known once the sections are mapped.
+    shared(TransactionalNames.class, TransactionalNames::new).check(problems);
     return new Configuration(application, sections);
   }
 

@@ -1,5 +1,7 @@
 package io.sluice.core;
 
+import io.sluice.core.transaction.OpenTransactions;
+import io.sluice.core.transaction.Transaction;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,27 +39,36 @@ public final class Message {
   private final Map<String, Object> variables;
   private final FlowError error;
 
+  /**
+   * The transactions of the {@code try} scopes the message is in, or null: not a variable, so no
+   * expression sees it and nothing stores it; it takes the object's padding, so a message is no
+   * bigger for it.
+   */
+  private final OpenTransactions transactions;
+
   private Message(
       long id,
       Object payload,
       Map<String, Object> attributes,
       Map<String, Object> variables,
-      FlowError error) {
+      FlowError error,
+      OpenTransactions transactions) {
     this.id = id;
     this.payload = payload;
     this.attributes = attributes;
     this.variables = variables;
     this.error = error;
+    this.transactions = transactions;
   }
 
   /** A message with this payload (which may be null) and no attributes. */
   public static Message of(Object payload) {
-    return new Message(IDS.incrementAndGet(), payload, EMPTY, EMPTY, null);
+    return new Message(IDS.incrementAndGet(), payload, EMPTY, EMPTY, null, null);
   }
 
   /** A message with this payload and a copy of these attributes. */
   public static Message of(Object payload, Map<String, ?> attributes) {
-    return new Message(IDS.incrementAndGet(), payload, copy(attributes), EMPTY, null);
+    return new Message(IDS.incrementAndGet(), payload, copy(attributes), EMPTY, null, null);
   }
 
   /**
@@ -110,32 +121,74 @@ public final class Message {
 
   /** This message with another payload. */
   public Message withPayload(Object newPayload) {
-    return new Message(id, newPayload, attributes, variables, error);
+    return new Message(id, newPayload, attributes, variables, error, transactions);
   }
 
   /** This message with its attributes replaced by a copy of these. */
   public Message withAttributes(Map<String, ?> newAttributes) {
-    return new Message(id, payload, copy(newAttributes), variables, error);
+    return new Message(id, payload, copy(newAttributes), variables, error, transactions);
   }
 
   /** This message with one attribute set; a null value removes it. */
   public Message withAttribute(String name, Object value) {
-    return new Message(id, payload, put(attributes, name, value), variables, error);
+    return new Message(id, payload, put(attributes, name, value), variables, error, transactions);
   }
 
   /** This message with one variable set; a null value removes it. */
   public Message withVariable(String name, Object value) {
-    return new Message(id, payload, attributes, put(variables, name, value), error);
+    return new Message(id, payload, attributes, put(variables, name, value), error, transactions);
   }
 
   /** This message with its variables replaced by a copy of these. */
   public Message withVariables(Map<String, ?> newVariables) {
-    return new Message(id, payload, attributes, copy(newVariables), error);
+    return new Message(id, payload, attributes, copy(newVariables), error, transactions);
   }
 
   /** This message with the error being handled set, or cleared when null. */
   public Message withError(FlowError newError) {
-    return new Message(id, payload, attributes, variables, newError);
+    return new Message(id, payload, attributes, variables, newError, transactions);
+  }
+
+  /**
+   * The transaction on the resource (data source) named {@code resourceName} that the message is
+   * inside (a {@code try} with {@code transaction}), or null: a database operation on that data
+   * source joins it.
+   */
+  public Transaction transaction(String resourceName) {
+    return transactions == null ? null : transactions.on(resourceName);
+  }
+
+  /** The transactions the message is inside, innermost first, or null. */
+  public OpenTransactions transactions() {
+    return transactions;
+  }
+
+  /** This message inside {@code transaction} too (a scope began it). */
+  public Message withTransaction(Transaction transaction) {
+    Objects.requireNonNull(transaction, "transaction");
+    return new Message(
+        id, payload, attributes, variables, error, new OpenTransactions(transaction, transactions));
+  }
+
+  /** This message outside {@code transaction} (its scope ended). */
+  public Message withoutTransaction(Transaction transaction) {
+    if (transactions == null) {
+      return this;
+    }
+    OpenTransactions rest = transactions.without(transaction);
+    return rest == transactions
+        ? this
+        : new Message(id, payload, attributes, variables, error, rest);
+  }
+
+  /**
+   * This message outside every transaction: for another unit of work (a message sent to another
+   * flow's queue), which must not run in the scope's transaction.
+   */
+  public Message withoutTransactions() {
+    return transactions == null
+        ? this
+        : new Message(id, payload, attributes, variables, error, null);
   }
 
   private static Map<String, Object> put(Map<String, Object> map, String name, Object value) {

@@ -1,6 +1,7 @@
 package io.sluice.db;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.transaction.TransactionalResource;
 import io.sluice.db.internal.Pool;
 import java.util.Collections;
 import java.util.List;
@@ -20,6 +21,7 @@ import javax.sql.DataSource;
 public final class DataSources {
 
   private final Map<String, Pool> pools = new ConcurrentHashMap<>();
+  private final Map<String, DataSourceResource> transactional = new ConcurrentHashMap<>();
 
   /** No data source yet. */
   public DataSources() {}
@@ -39,6 +41,18 @@ public final class DataSources {
       throw new IllegalArgumentException(
           "data source '" + config.name() + "' is defined already; give each a name of its own");
     }
+    transactional.put(config.name(), new DataSourceResource(this, config));
+  }
+
+  /**
+   * Data source {@code name} as a transactional resource, for a {@code try} whose database
+   * operations on it run in one transaction ({@code TryScope.builder(..).transaction(..)}).
+   *
+   * @throws IllegalArgumentException when no data source has this name
+   */
+  public TransactionalResource transactional(String name) {
+    pool(name);
+    return transactional.get(name);
   }
 
   /** Whether a data source of this name is defined. */

@@ -51,36 +51,52 @@ public final class DbBulkProcessor extends DbOperation {
   public Message process(Message message) {
     Object source = collection == null ? message.payload() : collection.evaluate(message);
     Iterator<?> elements = elements(source);
-    List<Integer> counts = new ArrayList<>();
-    try (Connection connection = connection()) {
-      connection.setAutoCommit(false);
-      try (PreparedStatement prepared = connection.prepareStatement(statement.sql().jdbcSql())) {
-        int pending = 0;
-        while (elements.hasNext()) {
-          bind(prepared, values(message, elements.next()));
-          prepared.addBatch();
-          if (++pending == batchSize) {
-            add(counts, prepared.executeBatch());
-            pending = 0;
-          }
-        }
-        if (pending > 0) {
-          add(counts, prepared.executeBatch());
-        }
-        connection.commit();
-      } catch (SQLException | RuntimeException e) {
-        rollback(connection);
-        throw e;
-      }
-      // The pool sets autocommit back when it takes the connection back.
-      return result(message, counts);
-    } catch (SQLException e) {
-      throw failure(e);
+    try {
+      return withConnection(
+          message,
+          (connection, joined) -> result(message, run(message, elements, connection, joined)));
     } finally {
       if (source instanceof AutoCloseable closeable) { // a streaming select's rows, gone through
         closeQuietly(closeable);
       }
     }
+  }
+
+  /**
+   * Runs the batches: in a transaction of its own, committed after the last, or inside the scope's
+   * ({@code joined}), which commits or rolls back with the scope.
+   */
+  private List<Integer> run(
+      Message message, Iterator<?> elements, Connection connection, boolean joined)
+      throws SQLException {
+    List<Integer> counts = new ArrayList<>();
+    if (!joined) {
+      connection.setAutoCommit(false);
+    }
+    try (PreparedStatement prepared = connection.prepareStatement(statement.sql().jdbcSql())) {
+      int pending = 0;
+      while (elements.hasNext()) {
+        bind(prepared, values(message, elements.next()));
+        prepared.addBatch();
+        if (++pending == batchSize) {
+          add(counts, prepared.executeBatch());
+          pending = 0;
+        }
+      }
+      if (pending > 0) {
+        add(counts, prepared.executeBatch());
+      }
+      if (!joined) {
+        connection.commit();
+      }
+    } catch (SQLException | RuntimeException e) {
+      if (!joined) {
+        rollback(connection);
+      }
+      throw e;
+    }
+    // The pool sets autocommit back when it takes the connection back.
+    return counts;
   }
 
   /** The parameter values of one element. */

@@ -36,35 +36,36 @@ public final class DbExecuteProcessor extends DbOperation {
 
   @Override
   public Message process(Message message) {
-    List<String> positions = statement.sql().positions();
     List<Object> values = values(message);
-    try (Connection connection = connection()) {
-      if (outParameters.isEmpty()) {
-        try (PreparedStatement prepared = connection.prepareStatement(statement.sql().jdbcSql())) {
-          bind(prepared, values);
-          prepared.execute();
-          return result(message, Math.max(prepared.getUpdateCount(), 0));
+    return withConnection(message, (connection, joined) -> execute(message, values, connection));
+  }
+
+  private Message execute(Message message, List<Object> values, Connection connection)
+      throws SQLException {
+    List<String> positions = statement.sql().positions();
+    if (outParameters.isEmpty()) {
+      try (PreparedStatement prepared = connection.prepareStatement(statement.sql().jdbcSql())) {
+        bind(prepared, values);
+        prepared.execute();
+        return result(message, Math.max(prepared.getUpdateCount(), 0));
+      }
+    }
+    try (CallableStatement call = connection.prepareCall(statement.sql().jdbcSql())) {
+      for (int i = 0; i < positions.size(); i++) {
+        JDBCType out = outParameters.get(positions.get(i));
+        if (out != null) {
+          call.registerOutParameter(i + 1, out.getVendorTypeNumber());
         }
       }
-      try (CallableStatement call = connection.prepareCall(statement.sql().jdbcSql())) {
-        for (int i = 0; i < positions.size(); i++) {
-          JDBCType out = outParameters.get(positions.get(i));
-          if (out != null) {
-            call.registerOutParameter(i + 1, out.getVendorTypeNumber());
-          }
+      bindIn(call, positions, values);
+      call.execute();
+      Map<String, Object> result = new LinkedHashMap<>();
+      for (int i = 0; i < positions.size(); i++) {
+        if (outParameters.containsKey(positions.get(i))) {
+          result.put(positions.get(i), call.getObject(i + 1));
         }
-        bindIn(call, positions, values);
-        call.execute();
-        Map<String, Object> result = new LinkedHashMap<>();
-        for (int i = 0; i < positions.size(); i++) {
-          if (outParameters.containsKey(positions.get(i))) {
-            result.put(positions.get(i), call.getObject(i + 1));
-          }
-        }
-        return result(message, result);
       }
-    } catch (SQLException e) {
-      throw failure(e);
+      return result(message, result);
     }
   }
 

@@ -1,10 +1,12 @@
 package io.sluice.db;
 
 import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
 import io.sluice.core.expression.Template;
 import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.transaction.Transaction;
 import io.sluice.db.internal.Binding;
 import io.sluice.db.internal.SqlErrors;
 import java.sql.Connection;
@@ -19,7 +21,9 @@ import javax.sql.DataSource;
 /**
  * What the database operations share: the data source they hold from start to stop, the binding of
  * their named parameters and the translation of the drivers' errors. They are {@code BLOCKING_IO}:
- * the {@code auto} strategy runs them on virtual threads under its adaptive limit.
+ * the {@code auto} strategy runs them on virtual threads under its adaptive limit. Inside a {@code
+ * try} with a transaction on their data source they run on the transaction's connection, one at a
+ * time, and leave it open ({@link #withConnection}).
  */
 abstract class DbOperation implements Processor {
 
@@ -85,6 +89,46 @@ abstract class DbOperation implements Processor {
     } catch (SQLException e) {
       throw failure(e);
     }
+  }
+
+  /** Work done on a connection: {@code joined} when it is a transaction's, not to be ended. */
+  @FunctionalInterface
+  interface ConnectionWork<T> {
+    T run(Connection connection, boolean joined) throws SQLException;
+  }
+
+  /**
+   * Runs {@code work} on the connection of the transaction {@code message} is in on this data
+   * source (waiting for the operation on it to end), else on a connection of the pool, closed
+   * after; a failure is the operation's typed error.
+   */
+  final <T> T withConnection(Message message, ConnectionWork<T> work) {
+    Transaction transaction = transactionOf(message);
+    if (transaction == null) {
+      try (Connection connection = connection()) {
+        return work.run(connection, false);
+      } catch (SQLException e) {
+        throw failure(e);
+      }
+    }
+    try {
+      return transaction.join(Connection.class, connection -> work.run(connection, true));
+    } catch (SQLException e) {
+      throw failure(e);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SluiceException(
+          operation + " on data source '" + dataSourceName() + "' was interrupted", e);
+    } catch (Exception e) {
+      throw new SluiceException(operation + " on data source '" + dataSourceName() + "'", e);
+    }
+  }
+
+  /** The transaction {@code message} is in on this operation's data source, or null. */
+  final Transaction transactionOf(Message message) {
+    return message.transaction(statement.dataSource());
   }
 
   /** The values of the statement's parameters on {@code message}, in the order of the ?s. */

@@ -1,6 +1,7 @@
 package io.sluice.db;
 
 import io.sluice.core.Message;
+import io.sluice.core.transaction.Transaction;
 import io.sluice.db.internal.Rows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -76,6 +77,11 @@ public final class DbSelectProcessor extends DbOperation {
   @Override
   public Message process(Message message) {
     List<Object> values = values(message);
+    Transaction transaction = transactionOf(message);
+    if (transaction != null) {
+      return withConnection(
+          message, (connection, joined) -> select(message, values, connection, transaction));
+    }
     Connection connection = connection();
     PreparedStatement prepared = null;
     try {
@@ -84,24 +90,14 @@ public final class DbSelectProcessor extends DbOperation {
         connection.setAutoCommit(false);
       }
       prepared = connection.prepareStatement(statement.sql().jdbcSql());
-      prepared.setMaxRows(maxRows);
-      if (fetchSize > 0) {
-        prepared.setFetchSize(fetchSize);
-      }
-      bind(prepared, values);
-      ResultSet results = prepared.executeQuery();
+      ResultSet results = query(prepared, values);
       if (streaming) {
         return result(message, new DbRows(connection, prepared, results, this::failure));
       }
       try (connection;
           PreparedStatement closing = prepared;
           results) {
-        Rows rows = new Rows(results, localTimestamp);
-        List<Map<String, Object>> list = new ArrayList<>();
-        while (results.next()) {
-          list.add(rows.row(results));
-        }
-        return result(message, list);
+        return result(message, list(results));
       }
     } catch (SQLException e) {
       closeQuietly(connection, prepared);
@@ -110,6 +106,49 @@ public final class DbSelectProcessor extends DbOperation {
       closeQuietly(connection, prepared);
       throw e;
     }
+  }
+
+  /**
+   * The select on a transaction's connection, which stays open: streamed rows are read on it, one
+   * fetch at a time among the scope's other operations, until the scope ends.
+   */
+  private Message select(
+      Message message, List<Object> values, Connection connection, Transaction transaction)
+      throws SQLException {
+    PreparedStatement prepared = connection.prepareStatement(statement.sql().jdbcSql());
+    try {
+      ResultSet results = query(prepared, values);
+      if (streaming) {
+        return result(message, new DbRows(transaction, prepared, results, this::failure));
+      }
+      try (PreparedStatement closing = prepared;
+          results) {
+        return result(message, list(results));
+      }
+    } catch (SQLException | RuntimeException e) {
+      prepared.close();
+      throw e;
+    }
+  }
+
+  /** Runs the query of {@code prepared} with {@code values}, its row limit and fetch size set. */
+  private ResultSet query(PreparedStatement prepared, List<Object> values) throws SQLException {
+    prepared.setMaxRows(maxRows);
+    if (fetchSize > 0) {
+      prepared.setFetchSize(fetchSize);
+    }
+    bind(prepared, values);
+    return prepared.executeQuery();
+  }
+
+  /** Every row, the watermark column (if any) read as the poll keeps it. */
+  private List<Map<String, Object>> list(ResultSet results) throws SQLException {
+    Rows rows = new Rows(results, localTimestamp);
+    List<Map<String, Object>> list = new ArrayList<>();
+    while (results.next()) {
+      list.add(rows.row(results));
+    }
+    return list;
   }
 
   private static void closeQuietly(Connection connection, PreparedStatement prepared) {

@@ -10,6 +10,8 @@ import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.QueueOptions;
 import io.sluice.core.store.Require;
 import io.sluice.core.store.StoreException;
+import io.sluice.core.transaction.Transaction;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A durable queue in {@code sluice_queue}: one row per message. A taken message carries its lock
@@ -122,6 +125,48 @@ final class JdbcDurableQueue implements DurableQueue {
     }
     return storage.write(
         "enqueue " + records.size() + " message(s) into queue '" + name + "'", inserts, records);
+  }
+
+  @Override
+  public boolean joins(Transaction transaction) {
+    return storage.database() != null && storage.database().equals(transaction.database());
+  }
+
+  /**
+   * Inserts the message with the same statements as the writer's enqueues ({@link #insertAll}), on
+   * the transaction's connection; PostgreSQL's NOTIFY is queued in it and sent at its commit, and
+   * this process's consumers are woken after the commit.
+   */
+  @Override
+  public long enqueue(Object payload, Transaction transaction) {
+    if (!joins(transaction)) {
+      return DurableQueue.super.enqueue(payload, transaction);
+    }
+    byte[] record = values.write(Require.nonNull(payload, "payload"));
+    String what = "enqueue a message into queue '" + name + "' inside " + transaction;
+    try {
+      return transaction.join(
+          Connection.class,
+          connection -> {
+            WriteContext tx = new WriteContext(connection);
+            try {
+              long id = insertAll(tx, List.of(List.of(record))).getFirst().getFirst();
+              storage.dialect().notifyQueues(tx, tx.enqueuedQueues());
+              Set<String> readied = Set.copyOf(tx.readiedQueues());
+              transaction.afterCommit(() -> storage.signals().wake(readied));
+              return id;
+            } finally {
+              tx.closeStatements();
+            }
+          });
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw storage.failures().translate(what, e);
+    } catch (Exception e) {
+      throw storage.failures().translate(what, e);
+    }
   }
 
   /**

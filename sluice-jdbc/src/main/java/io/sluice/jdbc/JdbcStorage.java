@@ -47,6 +47,7 @@ final class JdbcStorage implements Storage, HealthContributor {
 
   private final Dialect dialect;
   private final String description;
+  private final String database;
   private final JdbcFailures failures;
   private final HikariDataSource readers;
   private final StoredValues values;
@@ -61,13 +62,14 @@ final class JdbcStorage implements Storage, HealthContributor {
   private volatile Duration recheck = Duration.ofSeconds(1);
 
   /**
-   * A storage that writes on connections from {@code writes}, reads from {@code readers} and, when
-   * {@code listener} is given, hears of other nodes' enqueues through what it starts; {@code owned}
-   * (may be null) is closed last, when the storage closes.
+   * A storage in {@code database} (its identity) that writes on connections from {@code writes},
+   * reads from {@code readers} and, when {@code listener} is given, hears of other nodes' enqueues
+   * through what it starts; {@code owned} (may be null) is closed last, when the storage closes.
    */
   JdbcStorage(
       Dialect dialect,
       String description,
+      String database,
       JdbcFailures failures,
       GroupCommitWriter.ConnectionSource writes,
       HikariDataSource readers,
@@ -80,6 +82,7 @@ final class JdbcStorage implements Storage, HealthContributor {
     this.owned = owned;
     this.dialect = dialect;
     this.description = description;
+    this.database = database;
     this.failures = failures;
     this.readers = readers;
     this.values = values;
@@ -162,6 +165,19 @@ final class JdbcStorage implements Storage, HealthContributor {
       return List.of(
           HealthCheck.down("store disk", "cannot read the free space of " + file + ": " + e));
     }
+  }
+
+  /**
+   * The database the storage is in, as {@link io.sluice.core.transaction.DatabaseIdentity} gives
+   * it: a data source with the same identity shares it, so a queue's enqueue can join its
+   * transactions.
+   */
+  String database() {
+    return database;
+  }
+
+  JdbcFailures failures() {
+    return failures;
   }
 
   MeterRegistry registry() {

@@ -9,6 +9,7 @@ import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.StorageFactory;
 import io.sluice.core.store.StoreException;
+import io.sluice.core.transaction.DatabaseIdentity;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -86,6 +87,7 @@ public final class PostgresStorageFactory implements StorageFactory {
     return new JdbcStorage(
         Dialect.POSTGRESQL,
         description,
+        DatabaseIdentity.ofJdbcUrl(config.url()),
         failures,
         pool::getConnection,
         pool,

@@ -9,6 +9,7 @@ import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.StorageFactory;
 import io.sluice.core.store.StoreException;
+import io.sluice.core.transaction.DatabaseIdentity;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -127,6 +128,7 @@ public final class SqliteStorageFactory implements StorageFactory {
           new JdbcStorage(
               Dialect.SQLITE,
               description,
+              DatabaseIdentity.sqlite(file),
               failures,
               writes,
               readers,

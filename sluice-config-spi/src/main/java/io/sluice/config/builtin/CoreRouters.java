@@ -3,6 +3,7 @@ package io.sluice.config.builtin;
 import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.ProblemCollector;
+import io.sluice.config.spi.TransactionalNames;
 import io.sluice.core.Backoff;
 import io.sluice.core.expression.Expression;
 import io.sluice.core.router.Aggregate;
@@ -239,10 +240,17 @@ final class CoreRouters {
   }
 
   static Processor tryScope(ConfigNode node, MappingContext context) {
+    String transaction = node.text("transaction", null);
+    TransactionalNames names = context.shared(TransactionalNames.class, TransactionalNames::new);
+    if (transaction != null) {
+      names.reference(node.get("transaction").path(), transaction);
+    }
     return new TryScope(
         node.text("name", null),
         context.processors(node, "processors"),
-        context.errorHandler(node, "errorHandler"));
+        context.errorHandler(node, "errorHandler"),
+        names.resources(),
+        transaction);
   }
 
   static Processor flowRef(ConfigNode node, MappingContext context) {

@@ -208,6 +208,7 @@ final class Execution implements StageTask, LogContext.Work {
   public void run() {
     entered();
     if (cancellable && !claimThread()) {
+      abandonFrames(cancelReason);
       return;
     }
     LogContext.Work before = LogContext.enter(this);
@@ -238,6 +239,7 @@ final class Execution implements StageTask, LogContext.Work {
         continue;
       }
       if (cancelled) {
+        abandonFrames(cancelReason);
         return;
       }
       Processor processor = chain.get(index);
@@ -251,6 +253,7 @@ final class Execution implements StageTask, LogContext.Work {
         } catch (RuntimeException handOverFailed) {
           // The thread it was meant for is gone (a pool shut down under it): end the message
           // with the error rather than leave it hanging.
+          abandonFrames(handOverFailed);
           complete(null, handOverFailed);
           return;
         }
@@ -396,9 +399,11 @@ final class Execution implements StageTask, LogContext.Work {
       Thread.currentThread().interrupt();
     }
     if (cancelled) {
+      abandonFrames(cancelReason);
       return false;
     }
     if (error instanceof Error fatal && !(error instanceof AssertionError)) {
+      abandonFrames(fatal);
       complete(null, fatal);
       return false;
     }
@@ -411,6 +416,7 @@ final class Execution implements StageTask, LogContext.Work {
         return take(left.then.failed(new FlowError(flow.name(), where.name(), current), message));
       } catch (Throwable again) {
         if (again instanceof Error fatal && !(again instanceof AssertionError)) {
+          abandonFrames(fatal);
           complete(null, fatal);
           return false;
         }
@@ -516,7 +522,26 @@ final class Execution implements StageTask, LogContext.Work {
 
   @Override
   public void refused(RuntimeException reason) {
+    abandonFrames(reason);
     complete(null, reason);
+  }
+
+  /**
+   * The message stops inside its scopes (cut short, refused, a JVM error): each scope, innermost
+   * first, lets go of what it holds for it (a try's transaction is rolled back), as none of their
+   * chains will end.
+   */
+  private void abandonFrames(Throwable reason) {
+    while (frame != null) {
+      Frame left = popFrame();
+      try {
+        left.then.abandoned(reason);
+      } catch (RuntimeException e) {
+        if (reason != null && reason != e) {
+          reason.addSuppressed(e);
+        }
+      }
+    }
   }
 
   private void complete(Message value, Throwable error) {

@@ -104,5 +104,15 @@ public sealed interface Step permits Step.Done, Step.Run, Step.Await {
     default Step failed(FlowError error, Message message) throws Exception {
       throw InlineSteps.rethrow(error.cause());
     }
+
+    /**
+     * The chain will not end: the message was cut short while inside it (a route an outer
+     * scatter-gather's timeout cancelled) or failed with a JVM error. The scope lets go of what it
+     * holds for the message (a {@code try} rolls its transaction back); by default nothing. Called
+     * once, on the thread that stopped the message, innermost scope first; it must not throw.
+     *
+     * @param reason why the message stopped
+     */
+    default void abandoned(Throwable reason) {}
   }
 }

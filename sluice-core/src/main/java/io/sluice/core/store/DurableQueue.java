@@ -1,5 +1,6 @@
 package io.sluice.core.store;
 
+import io.sluice.core.transaction.Transaction;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -38,6 +39,31 @@ public interface DurableQueue extends AutoCloseable {
 
   /** Enqueues these messages in one commit, in order; returns their ids. */
   List<Long> enqueueAll(List<?> payloads);
+
+  /**
+   * Whether {@link #enqueue(Object, Transaction)} can write inside {@code transaction}: the queue's
+   * store is in the database the transaction runs on (the same SQLite file, the same PostgreSQL
+   * database), as their configurations tell. A store that cannot (the in-memory one) says false.
+   */
+  default boolean joins(Transaction transaction) {
+    return false;
+  }
+
+  /**
+   * Enqueues one message inside {@code transaction}: it is committed with what else the transaction
+   * wrote (or rolled back with it), and the queue's consumers are woken after the commit. Returns
+   * its id.
+   *
+   * @throws UnsupportedOperationException when the queue does not {@link #joins join} it
+   */
+  default long enqueue(Object payload, Transaction transaction) {
+    throw new UnsupportedOperationException(
+        "queue '"
+            + name()
+            + "' cannot enqueue inside a transaction of data source '"
+            + transaction.resourceName()
+            + "'");
+  }
 
   /** Takes and locks up to {@code max} ready messages without waiting; empty when none is ready. */
   List<Delivery> take(int max);

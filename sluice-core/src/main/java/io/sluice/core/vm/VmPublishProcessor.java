@@ -8,6 +8,7 @@ import io.sluice.core.spi.Processor;
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.QueueOptions;
 import io.sluice.core.store.StoredMessage;
+import io.sluice.core.transaction.OpenTransactions;
 import io.sluice.core.vm.queue.VmQueue;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +19,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * Sends the message to a VM queue: one-way (returns at once with the message unchanged) or
  * request-reply (waits for the listening flow's result and returns it, the caller's variables
- * kept). Waits up to {@code timeout} for room in the queue, and for the reply.
+ * kept). Waits up to {@code timeout} for room in the queue, and for the reply. A persistent publish
+ * inside a {@code try} with a transaction joins it when the data source is the application's own
+ * store, and is made after the commit otherwise.
  */
 public final class VmPublishProcessor implements Processor {
 
@@ -94,12 +97,13 @@ public final class VmPublishProcessor implements Processor {
   @Override
   public Message process(Message message) throws Exception {
     if (durable != null) {
-      durable.enqueue(StoredMessage.of(message));
+      publishDurably(message);
       return message;
     }
     CompletableFuture<Message> reply = requestReply ? new CompletableFuture<>() : null;
     long deadline = System.nanoTime() + timeout.toNanos();
-    if (!queue.offer(new VmQueue.Entry(message.withError(null), reply), timeout)) {
+    if (!queue.offer(
+        new VmQueue.Entry(message.withError(null).withoutTransactions(), reply), timeout)) {
       throw new SluiceException(
           "VM queue '"
               + queueName
@@ -119,6 +123,32 @@ public final class VmPublishProcessor implements Processor {
       throw e.getCause() instanceof Exception cause ? cause : e;
     } catch (TimeoutException e) {
       throw new TimeoutException("no reply from VM queue '" + queueName + "' within " + timeout);
+    }
+  }
+
+  /**
+   * Enqueues now; inside a transaction on the store's own database, in that transaction (committed
+   * or rolled back with its rows); inside one on another database, once it and every transaction
+   * around it committed (never when one rolls back).
+   */
+  private void publishDurably(Message message) {
+    StoredMessage stored = StoredMessage.of(message);
+    OpenTransactions open = message.transactions();
+    if (open == null) {
+      durable.enqueue(stored);
+    } else if (durable.joins(open.innermost())) {
+      durable.enqueue(stored, open.innermost());
+    } else {
+      afterCommits(open, () -> durable.enqueue(stored));
+    }
+  }
+
+  /** Runs {@code publish} once every one of {@code open} committed, innermost first. */
+  private static void afterCommits(OpenTransactions open, Runnable publish) {
+    if (open == null) {
+      publish.run();
+    } else {
+      open.innermost().afterCommit(() -> afterCommits(open.outer(), publish));
     }
   }
 

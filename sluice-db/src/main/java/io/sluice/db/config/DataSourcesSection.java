@@ -3,6 +3,7 @@ package io.sluice.db.config;
 import io.sluice.config.spi.ConfigNode;
 import io.sluice.config.spi.MappingContext;
 import io.sluice.config.spi.SectionComponent;
+import io.sluice.config.spi.TransactionalNames;
 import io.sluice.config.spi.UniqueNames;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.db.DataSourceConfig;
@@ -45,6 +46,8 @@ final class DataSourcesSection implements SectionComponent<DataSources> {
   public DataSources map(ConfigNode node, MappingContext context) {
     DbReferences references = context.shared(DbReferences.class, DbReferences::new);
     UniqueNames names = new UniqueNames("data source", context.problems());
+    TransactionalNames transactional =
+        context.shared(TransactionalNames.class, TransactionalNames::new);
     for (ConfigNode item : node.items()) {
       String password = item.text("password", null);
       if (password != null) {
@@ -58,6 +61,7 @@ final class DataSourcesSection implements SectionComponent<DataSources> {
       DataSourceConfig config = dataSource(item, password, context);
       if (config != null) {
         references.dataSources.add(config);
+        transactional.resources().register(references.dataSources.transactional(config.name()));
       }
     }
     references.names.forEach(

@@ -8,8 +8,10 @@ import io.sluice.config.Configuration;
 import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.app.Application;
+import io.sluice.core.app.Jmx;
 import io.sluice.core.health.HealthContributor;
 import io.sluice.jobs.JobExecutor;
+import io.sluice.jobs.JobNodeJmx;
 import io.sluice.jobs.config.JobsConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -114,10 +116,14 @@ final class RunCommand implements Callable<Integer> {
         managementPort == null
             ? null
             : ManagementServer.start(managementHost, managementPort, registry, access);
+    AutoCloseable beans = null;
+    AutoCloseable nodeBean = null;
     try {
       configuration.section(BatchConfig.class).launcher().bind(app);
       app.start();
       JobExecutor jobs = startJobNode(app, configuration.section(JobsConfig.class));
+      beans = Jmx.register(app);
+      nodeBean = jobs == null ? null : JobNodeJmx.register(jobs);
       if (management != null) {
         List<HealthContributor> parts = new ArrayList<>(app.healthContributors());
         if (jobs != null) {
@@ -144,6 +150,8 @@ final class RunCommand implements Callable<Integer> {
       return awaitSignalAndStop(
           app, jobs, configuration.section(BatchConfig.class).launcher(), signal);
     } finally {
+      closeQuietly(nodeBean);
+      closeQuietly(beans);
       if (management != null) {
         management.close();
       }
@@ -155,6 +163,16 @@ final class RunCommand implements Callable<Integer> {
    * send to have started; null when no job type has a handler. Stops the application when the node
    * cannot start (the store cannot be reached).
    */
+  private static void closeQuietly(AutoCloseable beans) {
+    if (beans != null) {
+      try {
+        beans.close();
+      } catch (Exception e) {
+        LOG.debug("Could not unregister MBeans", e);
+      }
+    }
+  }
+
   private static JobExecutor startJobNode(Application app, JobsConfig jobs) {
     if (!jobs.hasHandlers()) {
       return null;

@@ -35,9 +35,11 @@ public final class JobExecutor implements AutoCloseable, HealthContributor {
 
   private final JobNode node;
   private final JobExecutorConfig config;
+  private final JobStore store;
 
   private JobExecutor(Builder builder) {
     this.config = builder.config;
+    this.store = builder.store;
     this.node = new JobNode(builder.store, builder.config, builder.handlers, builder.registry);
   }
 
@@ -52,6 +54,11 @@ public final class JobExecutor implements AutoCloseable, HealthContributor {
    */
   public void start() {
     node.start();
+  }
+
+  /** The store the node works on. */
+  JobStore store() {
+    return store;
   }
 
   /** The node's id. */

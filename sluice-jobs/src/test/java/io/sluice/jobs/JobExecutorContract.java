@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sluice.core.app.Application;
+import io.sluice.core.app.Jmx;
 import io.sluice.core.flow.Flow;
 import io.sluice.core.health.HealthCheck;
 import io.sluice.core.logging.LogContext;
@@ -12,6 +13,7 @@ import io.sluice.jobs.spi.JobState;
 import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.NewJob;
 import io.sluice.jobs.spi.NodeLease;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -25,6 +27,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
+import javax.management.JMX;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXConnectorServer;
+import javax.management.remote.JMXConnectorServerFactory;
+import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -173,25 +181,27 @@ abstract class JobExecutorContract extends JobExecutorFixture {
   }
 
   @Test
-  void aFailingJobIsRetriedWithGrowingBackoffThenBecomesAnIncidentThatCanBeRetried() {
+  void aFailingJobIsRetriedWithGrowingBackoffThenBecomesAnIncidentThatCanBeRetried()
+      throws Exception {
     AtomicBoolean fixed = new AtomicBoolean();
     List<Instant> attempts = new CopyOnWriteArrayList<>();
     long id = store.create(NewJob.of("email", "to bob").withMaxRetries(2));
 
-    start(
-        "node-a",
-        Map.of(
-            "email",
-            job -> {
-              attempts.add(clock.instant());
-              if (!fixed.get()) {
-                throw new IllegalStateException("mail server down");
-              }
-            }),
-        c ->
-            c.retryBackoff(Duration.ofMillis(200))
-                .backoffFactor(2)
-                .safetyPoll(Duration.ofMinutes(10)));
+    JobExecutor node =
+        start(
+            "node-a",
+            Map.of(
+                "email",
+                job -> {
+                  attempts.add(clock.instant());
+                  if (!fixed.get()) {
+                    throw new IllegalStateException("mail server down");
+                  }
+                }),
+            c ->
+                c.retryBackoff(Duration.ofMillis(200))
+                    .backoffFactor(2)
+                    .safetyPoll(Duration.ofMinutes(10)));
 
     await().atMost(PATIENCE).until(() -> state(id) instanceof JobState.Incident);
     assertThat(state(id))
@@ -206,8 +216,30 @@ abstract class JobExecutorContract extends JobExecutorFixture {
     assertThat(warnings("is an incident after 3 attempt(s)")).hasSize(1);
 
     fixed.set(true);
-    assertThat(store.retry(id, 1)).isTrue();
-    await().atMost(PATIENCE).until(() -> store.find(id).isEmpty());
+    // An operator retries it over a real JMX connection (RMI on TCP), as from JConsole.
+    JMXConnectorServer connector =
+        JMXConnectorServerFactory.newJMXConnectorServer(
+            new JMXServiceURL("service:jmx:rmi://127.0.0.1"),
+            null,
+            ManagementFactory.getPlatformMBeanServer());
+    connector.start();
+    try (AutoCloseable bean = JobNodeJmx.register(node);
+        JMXConnector client = JMXConnectorFactory.connect(connector.getAddress())) {
+      JobNodeJmx.JobNodeMXBean remote =
+          JMX.newMXBeanProxy(
+              client.getMBeanServerConnection(),
+              Jmx.name("JobNode", "node-a"),
+              JobNodeJmx.JobNodeMXBean.class);
+      assertThat(remote.isHoldingLease()).isTrue();
+      assertThat(remote.retryIncident(id, 1))
+          .isEqualTo("job " + id + " (email) waits again, due now, with 1 retries");
+      await().atMost(PATIENCE).until(() -> store.find(id).isEmpty());
+      assertThat(remote.retryIncident(id, 1))
+          .as("completed meanwhile: said, and nothing done")
+          .startsWith("no unfinished job has id " + id);
+    } finally {
+      connector.stop();
+    }
     assertThat(count("sluice.jobs.executed", "node-a")).isEqualTo(1);
   }
 

@@ -18,12 +18,14 @@ import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.Storages;
 import io.sluice.core.store.StoreException;
+import io.sluice.core.vm.DurableQueueListener;
 import io.sluice.core.vm.queue.VmQueues;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -269,6 +271,11 @@ public final class Application implements AutoCloseable {
   /** Whether an operator stopped the flow {@code name}. */
   public boolean flowStopped(String name) {
     return runtime.flowPaused(name);
+  }
+
+  /** The durable queues the flows take from now, with their listeners, by flow. */
+  public Map<String, List<DurableQueueListener>> durableListeners() {
+    return runtime.durableListeners();
   }
 
   /** Messages the flow {@code name} holds now. */

@@ -1,0 +1,309 @@
+package io.sluice.core.app;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.store.Delivery;
+import io.sluice.core.store.DurableQueue;
+import io.sluice.core.vm.DurableQueueListener;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * An application's flows, durable queues and CPU pool as MXBeans on the platform MBean server
+ * ({@code io.sluice:type=Flow,name=...}, {@code type=Queue}, {@code type=Pool}), with their figures
+ * and the operations operators use: stop and start a flow, look at, requeue or drop dead letters.
+ * JConsole, VisualVM or any JMX client reaches them through the JVM's own agent ({@code
+ * -Dcom.sun.management.jmxremote.port=...} in {@code SLUICE_JAVA_OPTS}).
+ */
+public final class Jmx {
+
+  private Jmx() {}
+
+  /** A flow: its figures, and stop/start of its source. */
+  public interface FlowMXBean {
+    /** The flow's name. */
+    String getName();
+
+    /** Its strategy: synchronous, staged or auto. */
+    String getStrategy();
+
+    /** Whether an operator stopped it. */
+    boolean isStopped();
+
+    /** Messages it holds now. */
+    int getInFlight();
+
+    /** Messages that completed. */
+    long getCompleted();
+
+    /** Messages that failed. */
+    long getFailed();
+
+    /** Messages refused at the door (busy, not running). */
+    long getRefused();
+
+    /** Messages an exhausted stage discarded. */
+    long getDiscarded();
+
+    /** Stops the flow's source; false when it was stopped already. */
+    boolean stop();
+
+    /** Starts it again; false when it was not stopped. */
+    boolean start();
+  }
+
+  /** A durable queue a flow takes from: its depth and its dead letters. */
+  public interface QueueMXBean {
+    /** The queue's name in the store. */
+    String getName();
+
+    /** The flow that takes from it. */
+    String getFlow();
+
+    /** Messages in it, ready or locked (dead letters not counted). */
+    long getDepth();
+
+    /** Messages handed to the flow whose work has not ended. */
+    int getInFlight();
+
+    /** Its dead letters. */
+    long getDeadLetters();
+
+    /** Up to {@code max} dead letters, oldest first: {@code id, deliveries, reason: payload}. */
+    List<String> deadLetters(int max);
+
+    /** Puts dead letter {@code id} back, ready now; false when it is no longer a dead letter. */
+    boolean requeueDeadLetter(long id);
+
+    /** Deletes dead letter {@code id}; false when it is no longer a dead letter. */
+    boolean dropDeadLetter(long id);
+  }
+
+  /** The CPU pool the flows share for CPU_INTENSIVE work. */
+  public interface PoolMXBean {
+    /** Threads running a task. */
+    double getActive();
+
+    /** Tasks waiting for a thread. */
+    double getQueued();
+
+    /** Its thread limit. */
+    double getLimit();
+
+    /** Tasks it finished. */
+    double getCompleted();
+  }
+
+  /**
+   * Registers {@code app}'s beans (call it once the application started, so its queues are open);
+   * closing the result unregisters them. A name already registered (a second application of the
+   * same names in this JVM) is replaced.
+   */
+  public static AutoCloseable register(Application app) {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    List<ObjectName> names = new ArrayList<>();
+    try {
+      for (var flow : app.flows()) {
+        names.add(
+            put(server, "Flow", flow.name(), new FlowBean(app, flow.name(), flow.strategy())));
+      }
+      for (Map.Entry<String, List<DurableQueueListener>> flow : app.durableListeners().entrySet()) {
+        for (DurableQueueListener listener : flow.getValue()) {
+          names.add(
+              put(
+                  server,
+                  "Queue",
+                  listener.queue().name(),
+                  new QueueBean(listener.queue(), flow.getKey(), listener)));
+        }
+      }
+      names.add(put(server, "Pool", "cpu", new PoolBean(app.meterRegistry())));
+    } catch (JMException e) {
+      throw new IllegalStateException("cannot register the application's MBeans", e);
+    }
+    return () -> {
+      for (ObjectName name : names) {
+        try {
+          if (server.isRegistered(name)) {
+            server.unregisterMBean(name);
+          }
+        } catch (JMException e) {
+          // gone already
+        }
+      }
+    };
+  }
+
+  /** The object name of the bean of {@code type} named {@code name}. */
+  public static ObjectName name(String type, String name) {
+    try {
+      return new ObjectName("io.sluice:type=" + type + ",name=" + ObjectName.quote(name));
+    } catch (JMException e) {
+      throw new IllegalArgumentException("no object name for " + type + " " + name, e);
+    }
+  }
+
+  private static ObjectName put(MBeanServer server, String type, String name, Object bean)
+      throws JMException {
+    ObjectName objectName = name(type, name);
+    if (server.isRegistered(objectName)) {
+      server.unregisterMBean(objectName);
+    }
+    server.registerMBean(bean, objectName);
+    return objectName;
+  }
+
+  private record FlowBean(Application app, String name, Object strategy) implements FlowMXBean {
+    @Override
+    public String getName() {
+      return name;
+    }
+
+    @Override
+    public String getStrategy() {
+      String type = strategy.getClass().getSimpleName();
+      return type.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    @Override
+    public boolean isStopped() {
+      return app.flowStopped(name);
+    }
+
+    @Override
+    public int getInFlight() {
+      return app.inFlight(name);
+    }
+
+    @Override
+    public long getCompleted() {
+      return outcome("completed");
+    }
+
+    @Override
+    public long getFailed() {
+      return outcome("failed");
+    }
+
+    @Override
+    public long getRefused() {
+      return outcome("refused");
+    }
+
+    @Override
+    public long getDiscarded() {
+      return outcome("discarded");
+    }
+
+    private long outcome(String outcome) {
+      Counter counter =
+          app.meterRegistry()
+              .find("sluice.flow.messages")
+              .tag("flow", name)
+              .tag("outcome", outcome)
+              .counter();
+      return counter == null ? 0 : (long) counter.count();
+    }
+
+    @Override
+    public boolean stop() {
+      return app.stopFlow(name);
+    }
+
+    @Override
+    public boolean start() {
+      return app.startFlow(name);
+    }
+  }
+
+  private record QueueBean(DurableQueue queue, String flow, DurableQueueListener listener)
+      implements QueueMXBean {
+    @Override
+    public String getName() {
+      return queue.name();
+    }
+
+    @Override
+    public String getFlow() {
+      return flow;
+    }
+
+    @Override
+    public long getDepth() {
+      return queue.size();
+    }
+
+    @Override
+    public int getInFlight() {
+      return listener.outstanding();
+    }
+
+    @Override
+    public long getDeadLetters() {
+      return queue.deadLetterCount();
+    }
+
+    @Override
+    public List<String> deadLetters(int max) {
+      List<String> shown = new ArrayList<>();
+      for (Delivery dead : queue.deadLetters(Math.max(1, Math.min(max, 1000)))) {
+        String payload = String.valueOf(dead.payload());
+        shown.add(
+            dead.id()
+                + ", "
+                + dead.deliveryCount()
+                + " deliveries, "
+                + (dead.deadReason() == null ? "taken too often" : dead.deadReason())
+                + ": "
+                + (payload.length() > 200 ? payload.substring(0, 197) + "..." : payload));
+      }
+      return shown;
+    }
+
+    @Override
+    public boolean requeueDeadLetter(long id) {
+      return queue.requeueDeadLetter(id);
+    }
+
+    @Override
+    public boolean dropDeadLetter(long id) {
+      return queue.dropDeadLetter(id);
+    }
+  }
+
+  private record PoolBean(MeterRegistry registry) implements PoolMXBean {
+    @Override
+    public double getActive() {
+      return gauge("sluice.pool.active");
+    }
+
+    @Override
+    public double getQueued() {
+      return gauge("sluice.pool.queued");
+    }
+
+    @Override
+    public double getLimit() {
+      return gauge("sluice.pool.limit");
+    }
+
+    @Override
+    public double getCompleted() {
+      FunctionCounter counter =
+          registry.find("sluice.pool.completed").tag("pool", "cpu").functionCounter();
+      return counter == null ? 0 : counter.count();
+    }
+
+    private double gauge(String name) {
+      Gauge gauge = registry.find(name).tag("pool", "cpu").gauge();
+      return gauge == null ? 0 : gauge.value();
+    }
+  }
+}

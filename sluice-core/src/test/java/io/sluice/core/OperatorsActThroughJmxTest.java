@@ -1,0 +1,134 @@
+package io.sluice.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sluice.core.app.Application;
+import io.sluice.core.app.Jmx;
+import io.sluice.core.flow.Flow;
+import io.sluice.core.scheduler.SchedulerSource;
+import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.spi.Processor;
+import io.sluice.core.store.QueueOptions;
+import io.sluice.core.store.StorageConfig;
+import io.sluice.core.vm.VmListenerSource;
+import io.sluice.core.vm.VmPersistence;
+import io.sluice.core.vm.VmPublishProcessor;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.management.JMX;
+import javax.management.MBeanServerConnection;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXConnectorServer;
+import javax.management.remote.JMXConnectorServerFactory;
+import javax.management.remote.JMXServiceURL;
+import org.junit.jupiter.api.Test;
+
+/** Flows, queues and the CPU pool seen and acted on through a real JMX connection (RMI, TCP). */
+class OperatorsActThroughJmxTest {
+
+  @Test
+  void aFlowIsStoppedAndStartedAndADeadLetterRequeuedOverJmx() throws Exception {
+    AtomicInteger ticks = new AtomicInteger();
+    AtomicInteger failUntil = new AtomicInteger(1);
+    AtomicInteger handled = new AtomicInteger();
+    Flow ticking =
+        Flow.builder("ticking")
+            .source(SchedulerSource.fixedFrequency(Duration.ofMillis(20), Duration.ZERO))
+            .processor(m -> m.withPayload(ticks.incrementAndGet()))
+            .build();
+    Flow publish =
+        Flow.builder("publish")
+            .processor(new VmPublishProcessor("orders", false, Duration.ofSeconds(5), true))
+            .build();
+    Flow consume =
+        Flow.builder("consume")
+            .source(
+                new VmListenerSource(
+                    "orders",
+                    1,
+                    new VmPersistence(
+                        QueueOptions.DEFAULTS.withMaxDeliveries(1),
+                        Duration.ZERO,
+                        VmPersistence.DEFAULT_MAX_OUTSTANDING)))
+            .processor(
+                Processor.of(
+                    ProcessingType.CPU_LITE,
+                    m -> {
+                      if (failUntil.get() > 0) {
+                        throw new IllegalStateException("downstream refused " + m.payload());
+                      }
+                      handled.incrementAndGet();
+                      return m;
+                    }))
+            .build();
+    JMXConnectorServer connector =
+        JMXConnectorServerFactory.newJMXConnectorServer(
+            new JMXServiceURL("service:jmx:rmi://127.0.0.1"),
+            null,
+            ManagementFactory.getPlatformMBeanServer());
+    connector.start();
+    try (Application app =
+            Application.builder()
+                .storage(StorageConfig.builder().type("memory").build())
+                .flow(ticking)
+                .flow(publish)
+                .flow(consume)
+                .build();
+        JMXConnector client = JMXConnectorFactory.connect(connector.getAddress())) {
+      app.start();
+      try (AutoCloseable beans = Jmx.register(app)) {
+        MBeanServerConnection remote = client.getMBeanServerConnection();
+        Jmx.FlowMXBean flow =
+            JMX.newMXBeanProxy(remote, Jmx.name("Flow", "ticking"), Jmx.FlowMXBean.class);
+        assertThat(flow.getStrategy()).isEqualTo("auto");
+        await().atMost(Duration.ofSeconds(10)).until(() -> flow.getCompleted() >= 3);
+
+        assertThat(flow.stop()).isTrue();
+        assertThat(flow.stop()).as("stopped already").isFalse();
+        assertThat(flow.isStopped()).isTrue();
+        int atStop = ticks.get();
+        await().atMost(Duration.ofSeconds(5)).until(() -> flow.getInFlight() == 0);
+        long completedAtStop = flow.getCompleted();
+        assertThat(ticks.get()).isLessThanOrEqualTo(atStop + 1);
+        assertThat(flow.getCompleted()).isEqualTo(completedAtStop);
+        assertThat(flow.start()).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> flow.getCompleted() > completedAtStop);
+
+        app.send("publish", Message.of("order 7")).get(5, TimeUnit.SECONDS);
+        Jmx.QueueMXBean queue =
+            JMX.newMXBeanProxy(
+                remote,
+                Jmx.name("Queue", VmPersistence.durableName("orders")),
+                Jmx.QueueMXBean.class);
+        assertThat(queue.getFlow()).isEqualTo("consume");
+        await().atMost(Duration.ofSeconds(10)).until(() -> queue.getDeadLetters() == 1);
+        String dead = queue.deadLetters(10).getFirst();
+        assertThat(dead).contains("order 7");
+        long id = Long.parseLong(dead.substring(0, dead.indexOf(',')));
+
+        failUntil.set(0);
+        assertThat(queue.requeueDeadLetter(id)).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1);
+        assertThat(queue.getDeadLetters()).isZero();
+        assertThat(queue.requeueDeadLetter(id))
+            .as("handled meanwhile: nothing to requeue")
+            .isFalse();
+        assertThat(queue.dropDeadLetter(id)).isFalse();
+
+        Jmx.PoolMXBean pool =
+            JMX.newMXBeanProxy(remote, Jmx.name("Pool", "cpu"), Jmx.PoolMXBean.class);
+        assertThat(pool.getLimit()).isPositive();
+      }
+      assertThat(
+              ManagementFactory.getPlatformMBeanServer().isRegistered(Jmx.name("Flow", "ticking")))
+          .as("unregistered when closed")
+          .isFalse();
+    } finally {
+      connector.stop();
+    }
+  }
+}

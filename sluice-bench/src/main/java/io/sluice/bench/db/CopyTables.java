@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -29,6 +30,7 @@ final class CopyTables {
       "SELECT id, customer, country, amount, created, note FROM " + SOURCE + " ORDER BY id";
   static final String COLUMNS = "id, customer, country, amount, created, note, total";
   static final String INSERT = "INSERT INTO " + TARGET + " (" + COLUMNS + ") VALUES ";
+  static final String INSERT_POSITIONAL = INSERT + "(?, ?, ?, ?, ?, ?, ?)";
 
   private static final BigDecimal TAX = new BigDecimal("1.19");
 
@@ -82,6 +84,28 @@ final class CopyTables {
         order.created(),
         order.note(),
         total(order.amount()));
+  }
+
+  /** The order at the cursor's row of a result of {@link #SELECT}. */
+  static Order order(ResultSet rows) throws SQLException {
+    return new Order(
+        rows.getLong(1),
+        rows.getString(2),
+        rows.getString(3),
+        rows.getBigDecimal(4),
+        rows.getTimestamp(5),
+        rows.getString(6));
+  }
+
+  /** Binds {@code order} to the seven {@code ?} of {@link #INSERT}. */
+  static void bind(PreparedStatement insert, CopiedOrder order) throws SQLException {
+    insert.setLong(1, order.id());
+    insert.setString(2, order.customer());
+    insert.setString(3, order.country());
+    insert.setBigDecimal(4, order.amount());
+    insert.setTimestamp(5, order.created());
+    insert.setString(6, order.note());
+    insert.setBigDecimal(7, order.total());
   }
 
   static Connection connect() throws SQLException {

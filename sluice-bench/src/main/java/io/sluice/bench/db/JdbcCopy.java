@@ -1,7 +1,5 @@
 package io.sluice.bench.db;
 
-import io.sluice.bench.db.CopyTables.CopiedOrder;
-import io.sluice.bench.db.CopyTables.Order;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,28 +22,12 @@ final class JdbcCopy {
       reading.setAutoCommit(false); // PostgreSQL reads by cursor only in a transaction
       writing.setAutoCommit(false);
       try (PreparedStatement select = reading.prepareStatement(CopyTables.SELECT);
-          PreparedStatement insert =
-              writing.prepareStatement(CopyTables.INSERT + "(?, ?, ?, ?, ?, ?, ?)")) {
+          PreparedStatement insert = writing.prepareStatement(CopyTables.INSERT_POSITIONAL)) {
         select.setFetchSize(fetchSize);
         try (ResultSet rows = select.executeQuery()) {
           int pending = 0;
           while (rows.next()) {
-            CopiedOrder copied =
-                CopyTables.transform(
-                    new Order(
-                        rows.getLong(1),
-                        rows.getString(2),
-                        rows.getString(3),
-                        rows.getBigDecimal(4),
-                        rows.getTimestamp(5),
-                        rows.getString(6)));
-            insert.setLong(1, copied.id());
-            insert.setString(2, copied.customer());
-            insert.setString(3, copied.country());
-            insert.setBigDecimal(4, copied.amount());
-            insert.setTimestamp(5, copied.created());
-            insert.setString(6, copied.note());
-            insert.setBigDecimal(7, copied.total());
+            CopyTables.bind(insert, CopyTables.transform(CopyTables.order(rows)));
             insert.addBatch();
             if (++pending == batchSize) {
               written += sum(insert.executeBatch());

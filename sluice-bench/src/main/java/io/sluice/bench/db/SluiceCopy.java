@@ -29,9 +29,12 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The Sluice side of {@link TableCopyBenchmark}, built with the Java API as the other batch
@@ -49,6 +52,9 @@ final class SluiceCopy {
 
   private static final StoredValues VALUES = StoredValues.create(SerializationConfig.defaults());
   private static final String STORE_SCHEMA = "bench_copy_store";
+
+  /** How long a copy may take before the benchmark gives up on it rather than wait for ever. */
+  private static final Duration LIMIT = Duration.ofMinutes(10);
 
   private SluiceCopy() {}
 
@@ -121,7 +127,17 @@ final class SluiceCopy {
                                   group)))
                       .build())
               .build();
-      BatchResult result = BatchEngine.of(application).start(job).result().join();
+      BatchResult result;
+      try {
+        result =
+            BatchEngine.of(application)
+                .start(job)
+                .result()
+                .get(LIMIT.toMinutes(), TimeUnit.MINUTES);
+      } catch (TimeoutException e) {
+        throw new IllegalStateException(
+            "the Sluice job did not end within " + LIMIT + " (" + store + " store): stopped", e);
+      }
       if (!result.completed() || result.failed() != 0) {
         throw new IllegalStateException("the Sluice job did not complete cleanly: " + result);
       }

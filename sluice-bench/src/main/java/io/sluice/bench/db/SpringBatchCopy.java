@@ -79,15 +79,7 @@ final class SpringBatchCopy implements AutoCloseable {
             .fetchSize(fetchSize)
             .connectionAutoCommit(false)
             .saveState(threads == 1)
-            .rowMapper(
-                (rows, row) ->
-                    new Order(
-                        rows.getLong(1),
-                        rows.getString(2),
-                        rows.getString(3),
-                        rows.getBigDecimal(4),
-                        rows.getTimestamp(5),
-                        rows.getString(6)))
+            .rowMapper((rows, row) -> CopyTables.order(rows))
             .build();
     ItemStreamReader<Order> reader =
         threads == 1
@@ -96,17 +88,8 @@ final class SpringBatchCopy implements AutoCloseable {
     JdbcBatchItemWriter<CopiedOrder> writer =
         new JdbcBatchItemWriterBuilder<CopiedOrder>()
             .dataSource(dataSource)
-            .sql(CopyTables.INSERT + "(?, ?, ?, ?, ?, ?, ?)")
-            .itemPreparedStatementSetter(
-                (order, insert) -> {
-                  insert.setLong(1, order.id());
-                  insert.setString(2, order.customer());
-                  insert.setString(3, order.country());
-                  insert.setBigDecimal(4, order.amount());
-                  insert.setTimestamp(5, order.created());
-                  insert.setString(6, order.note());
-                  insert.setBigDecimal(7, order.total());
-                })
+            .sql(CopyTables.INSERT_POSITIONAL)
+            .itemPreparedStatementSetter((order, insert) -> CopyTables.bind(insert, order))
             .build();
     ThreadPoolTaskExecutor executor = null;
     SimpleStepBuilder<Order, CopiedOrder> step =

@@ -1,15 +1,16 @@
 package io.sluice.bench.db;
 
+import static io.sluice.bench.RunFiles.appendingCsv;
+import static io.sluice.bench.RunFiles.loadAverage;
+import static io.sluice.bench.RunFiles.number;
+
 import io.sluice.batch.BatchJob;
 import io.sluice.bench.CommandLineOptions;
 import io.sluice.bench.CpuTime;
 import io.sluice.bench.ScratchDirectory;
 import io.sluice.bench.db.CopyTables.Content;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -102,7 +103,7 @@ public final class TableCopyBenchmark {
         expected);
     Map<String, List<Run>> warm = new LinkedHashMap<>();
     try (SpringBatchCopy spring = new SpringBatchCopy();
-        PrintStream csv = csv(out)) {
+        PrintStream csv = appendingCsv(out, HEADER)) {
       for (int round = 0; round <= runs; round++) {
         List<String> order = new ArrayList<>(variants);
         if (round % 2 == 0 && round > 0) {
@@ -266,29 +267,5 @@ public final class TableCopyBenchmark {
         loadAverage().split(" ")[0],
         "yes",
         Instant.now().toString());
-  }
-
-  private static String number(double value, int decimals) {
-    return String.format(Locale.ROOT, "%." + decimals + "f", value);
-  }
-
-  private static String loadAverage() {
-    try {
-      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
-      return fields[0] + " " + fields[1] + " " + fields[2];
-    } catch (IOException e) {
-      return "? ? ?";
-    }
-  }
-
-  private static PrintStream csv(Path path) throws IOException {
-    boolean fresh = !Files.exists(path) || Files.size(path) == 0;
-    PrintStream csv =
-        new PrintStream(
-            Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
-    if (fresh) {
-      csv.println(HEADER);
-    }
-    return csv;
   }
 }

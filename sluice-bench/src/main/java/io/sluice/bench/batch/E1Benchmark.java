@@ -1,5 +1,9 @@
 package io.sluice.bench.batch;
 
+import static io.sluice.bench.RunFiles.appendingCsv;
+import static io.sluice.bench.RunFiles.loadAverage;
+import static io.sluice.bench.RunFiles.number;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.batch.BatchEngine;
 import io.sluice.batch.BatchJob;
@@ -15,9 +19,7 @@ import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.Storages;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -152,8 +154,8 @@ public final class E1Benchmark {
         records * latencyMillis / 1000 / 8);
     Map<String, List<Run>> all = new LinkedHashMap<>();
     try (ServiceProcess service = calls ? ServiceProcess.start(latencyMillis, cap) : null;
-        PrintStream runsCsv = csv(runsOut, "run," + HEADER);
-        PrintStream trace = csv(traceOut, RunTrace.HEADER)) {
+        PrintStream runsCsv = appendingCsv(runsOut, "run," + HEADER);
+        PrintStream trace = appendingCsv(traceOut, RunTrace.HEADER)) {
       E1Jobs.Settings settings =
           new E1Jobs.Settings(
               service == null ? 0 : service.port(), maxConnections, hashRounds, blockSize);
@@ -204,7 +206,7 @@ public final class E1Benchmark {
   private static void writeMedians(
       Path out, Map<String, List<Run>> all, E1Jobs.Settings settings, double latencyMillis, int cap)
       throws IOException {
-    try (PrintStream csv = csv(out, HEADER)) {
+    try (PrintStream csv = appendingCsv(out, HEADER)) {
       for (List<Run> runsOf : all.values()) {
         List<Run> sorted =
             runsOf.stream().sorted(Comparator.comparingDouble(Run::recordsPerSecond)).toList();
@@ -325,30 +327,5 @@ public final class E1Benchmark {
         Integer.toString(runs.stream().mapToInt(Run::discarded).sum()),
         run.load1(),
         run.ended().toString());
-  }
-
-  private static String number(double value, int decimals) {
-    return String.format(Locale.ROOT, "%." + decimals + "f", value);
-  }
-
-  /** The 1, 5 and 15 minute load averages, as uptime prints them. */
-  private static String loadAverage() {
-    try {
-      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
-      return fields[0] + " " + fields[1] + " " + fields[2];
-    } catch (IOException e) {
-      return "? ? ?";
-    }
-  }
-
-  private static PrintStream csv(Path path, String header) throws IOException {
-    boolean fresh = !Files.exists(path) || Files.size(path) == 0;
-    PrintStream csv =
-        new PrintStream(
-            Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
-    if (fresh) {
-      csv.println(header);
-    }
-    return csv;
   }
 }

@@ -1,5 +1,9 @@
 package io.sluice.bench.batch;
 
+import static io.sluice.bench.RunFiles.appendingCsv;
+import static io.sluice.bench.RunFiles.loadAverage;
+import static io.sluice.bench.RunFiles.number;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.batch.BatchEngine;
 import io.sluice.batch.BatchInput;
@@ -18,11 +22,9 @@ import io.sluice.core.spi.Processor;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.Storages;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,7 +95,7 @@ public final class E1CsvBenchmark {
     System.out.println("E1 csv " + String.join(" ", args) + "; load average " + loadAverage());
     Map<String, List<Run>> warm = new LinkedHashMap<>();
     try (ScratchDirectory dir = ScratchDirectory.create("sluice-e1-csv-");
-        PrintStream csv = csv(out)) {
+        PrintStream csv = appendingCsv(out, HEADER)) {
       Path input = dir.path().resolve("orders.csv");
       long generated = System.nanoTime();
       CsvOrders.write(input, records);
@@ -246,29 +248,5 @@ public final class E1CsvBenchmark {
         loadAverage().split(" ")[0],
         "yes",
         Instant.now().toString());
-  }
-
-  private static String number(double value, int decimals) {
-    return String.format(Locale.ROOT, "%." + decimals + "f", value);
-  }
-
-  private static String loadAverage() {
-    try {
-      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
-      return fields[0] + " " + fields[1] + " " + fields[2];
-    } catch (IOException e) {
-      return "? ? ?";
-    }
-  }
-
-  private static PrintStream csv(Path path) throws IOException {
-    boolean fresh = !Files.exists(path) || Files.size(path) == 0;
-    PrintStream csv =
-        new PrintStream(
-            Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
-    if (fresh) {
-      csv.println(HEADER);
-    }
-    return csv;
   }
 }

@@ -2,8 +2,11 @@ package io.sluice.core.router;
 
 import io.sluice.core.FlowError;
 import io.sluice.core.Message;
+import io.sluice.core.SluiceException;
 import io.sluice.core.expression.Expression;
+import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Scope;
 import io.sluice.core.spi.Step;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -37,6 +40,13 @@ public final class Foreach extends RouterBase {
   private final List<Processor> processors;
 
   /**
+   * Whether the body is only CPU_LITE processors that are no scopes: every strategy runs those in
+   * place, one after the other, on the thread that holds the message, so the loop runs them itself
+   * (see {@link Loop#inline}) instead of asking the flow to run a chain per element.
+   */
+  private final boolean inline;
+
+  /**
    * A foreach.
    *
    * @param name for errors and meters (null: {@code foreach})
@@ -62,6 +72,9 @@ public final class Foreach extends RouterBase {
     this.counterVariable = counterVariable;
     this.rootVariable = rootVariable;
     this.processors = List.copyOf(processors);
+    this.inline =
+        this.processors.stream()
+            .allMatch(p -> !(p instanceof Scope) && p.processingType() == ProcessingType.CPU_LITE);
   }
 
   /** A foreach over the payload, one element per run, with Mule's variable names. */
@@ -106,6 +119,9 @@ public final class Foreach extends RouterBase {
     }
 
     Step next(Message current) {
+      if (inline) {
+        return inline(current);
+      }
       Object element;
       try {
         element = batchSize == 1 ? elements.next() : batch();
@@ -119,6 +135,61 @@ public final class Foreach extends RouterBase {
         item = item.withVariable(rootVariable, root);
       }
       return Step.run(processors, item, this);
+    }
+
+    /**
+     * Runs the body over the elements on this thread, as the flow would: each element's message
+     * made as in {@link #next}, each processor given what the one before returned. What the flow
+     * does with an error is left to it: a failing processor, a null it returned or a failing
+     * iterator hands the flow a chain that fails with that error at once, on the message the
+     * failure met, so the loop's {@link #failed} and the flow's error handling see what they would
+     * have without this shortcut. An interrupted thread (a route being cancelled) hands the element
+     * to the flow, which checks for cancellation before each processor.
+     */
+    private Step inline(Message current) {
+      Message result = current;
+      while (true) {
+        Object element;
+        try {
+          element = batchSize == 1 ? elements.next() : batch();
+        } catch (RuntimeException e) {
+          if (counter == 0) {
+            Iteration.close(source);
+            throw e;
+          }
+          return Step.run(List.of(new Rethrow(e)), result, this);
+        }
+        counter++;
+        Message item = result.withPayload(element).withVariable(counterVariable, counter);
+        if (counter == 1) {
+          item = item.withVariable(rootVariable, root);
+        }
+        if (Thread.currentThread().isInterrupted()) {
+          return Step.run(processors, item, this);
+        }
+        for (Processor processor : processors) {
+          Message in = item;
+          try {
+            item = processor.process(in);
+          } catch (Throwable e) {
+            return Step.run(List.of(new Rethrow(e)), in, this);
+          }
+          if (item == null) {
+            return Step.run(List.of(new Rethrow(Rethrow.returnedNull(processor))), in, this);
+          }
+        }
+        result = item;
+        boolean more;
+        try {
+          more = elements.hasNext();
+        } catch (RuntimeException e) {
+          return Step.run(List.of(new Rethrow(e)), result, this);
+        }
+        if (!more) {
+          Iteration.close(source);
+          return Step.done(restored(result));
+        }
+      }
     }
 
     private List<Object> batch() {
@@ -158,6 +229,38 @@ public final class Foreach extends RouterBase {
           .withAttributes(root.attributes())
           .withVariable(counterVariable, root.variable(counterVariable))
           .withVariable(rootVariable, root.variable(rootVariable));
+    }
+  }
+
+  /**
+   * A processor that throws an error the loop met while running its body itself, so that the flow
+   * fails the message there as if the processor it came from had thrown it in the flow.
+   */
+  private record Rethrow(Throwable error) implements Processor {
+
+    /** What the flow says of a processor that returned null. */
+    static SluiceException returnedNull(Processor processor) {
+      return new SluiceException(
+          "Processor '"
+              + processor.name()
+              + "' returned null; a processor must return a message"
+              + " (return the one it was given to leave it unchanged)");
+    }
+
+    @Override
+    public Message process(Message message) throws Exception {
+      if (error instanceof Exception e) {
+        throw e;
+      }
+      if (error instanceof Error e) {
+        throw e;
+      }
+      throw new SluiceException(error.toString(), error);
+    }
+
+    @Override
+    public ProcessingType processingType() {
+      return ProcessingType.CPU_LITE;
     }
   }
 

@@ -157,7 +157,7 @@ public final class Foreach extends RouterBase {
             Iteration.close(source);
             throw e;
           }
-          return Step.run(List.of(new Rethrow(e)), result, this);
+          return Step.run(List.of(new Rethrow(e, Foreach.this.name())), result, this);
         }
         counter++;
         Message item = result.withPayload(element).withVariable(counterVariable, counter);
@@ -172,10 +172,11 @@ public final class Foreach extends RouterBase {
           try {
             item = processor.process(in);
           } catch (Throwable e) {
-            return Step.run(List.of(new Rethrow(e)), in, this);
+            return Step.run(List.of(new Rethrow(e, processor.name())), in, this);
           }
           if (item == null) {
-            return Step.run(List.of(new Rethrow(Rethrow.returnedNull(processor))), in, this);
+            return Step.run(
+                List.of(new Rethrow(Rethrow.returnedNull(processor), processor.name())), in, this);
           }
         }
         result = item;
@@ -183,7 +184,7 @@ public final class Foreach extends RouterBase {
         try {
           more = elements.hasNext();
         } catch (RuntimeException e) {
-          return Step.run(List.of(new Rethrow(e)), result, this);
+          return Step.run(List.of(new Rethrow(e, Foreach.this.name())), result, this);
         }
         if (!more) {
           Iteration.close(source);
@@ -236,7 +237,13 @@ public final class Foreach extends RouterBase {
    * A processor that throws an error the loop met while running its body itself, so that the flow
    * fails the message there as if the processor it came from had thrown it in the flow.
    */
-  private record Rethrow(Throwable error) implements Processor {
+  private record Rethrow(Throwable error, String at) implements Processor {
+
+    /** The failing processor's name, so an error names where it happened as it did before. */
+    @Override
+    public String name() {
+      return at;
+    }
 
     /** What the flow says of a processor that returned null. */
     static SluiceException returnedNull(Processor processor) {

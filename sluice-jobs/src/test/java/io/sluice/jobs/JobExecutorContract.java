@@ -13,7 +13,7 @@ import io.sluice.jobs.spi.JobState;
 import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.NewJob;
 import io.sluice.jobs.spi.NodeLease;
-import java.lang.management.ManagementFactory;
+import io.sluice.testkit.RemoteJmx;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -27,12 +27,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
-import javax.management.JMX;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXConnectorServer;
-import javax.management.remote.JMXConnectorServerFactory;
-import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -217,19 +211,10 @@ abstract class JobExecutorContract extends JobExecutorFixture {
 
     fixed.set(true);
     // An operator retries it over a real JMX connection (RMI on TCP), as from JConsole.
-    JMXConnectorServer connector =
-        JMXConnectorServerFactory.newJMXConnectorServer(
-            new JMXServiceURL("service:jmx:rmi://127.0.0.1"),
-            null,
-            ManagementFactory.getPlatformMBeanServer());
-    connector.start();
     try (AutoCloseable bean = JobNodeJmx.register(node);
-        JMXConnector client = JMXConnectorFactory.connect(connector.getAddress())) {
+        RemoteJmx jmx = RemoteJmx.connect()) {
       JobNodeJmx.JobNodeMXBean remote =
-          JMX.newMXBeanProxy(
-              client.getMBeanServerConnection(),
-              Jmx.name("JobNode", "node-a"),
-              JobNodeJmx.JobNodeMXBean.class);
+          jmx.proxy(Jmx.name("JobNode", "node-a"), JobNodeJmx.JobNodeMXBean.class);
       assertThat(remote.isHoldingLease()).isTrue();
       assertThat(remote.retryIncident(id, 1))
           .isEqualTo("job " + id + " (email) waits again, due now, with 1 retries");
@@ -237,8 +222,6 @@ abstract class JobExecutorContract extends JobExecutorFixture {
       assertThat(remote.retryIncident(id, 1))
           .as("completed meanwhile: said, and nothing done")
           .startsWith("no unfinished job has id " + id);
-    } finally {
-      connector.stop();
     }
     assertThat(count("sluice.jobs.executed", "node-a")).isEqualTo(1);
   }

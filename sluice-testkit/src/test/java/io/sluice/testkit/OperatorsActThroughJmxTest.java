@@ -1,8 +1,9 @@
-package io.sluice.core;
+package io.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.core.Message;
 import io.sluice.core.app.Application;
 import io.sluice.core.app.Jmx;
 import io.sluice.core.flow.Flow;
@@ -18,13 +19,6 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.management.JMX;
-import javax.management.MBeanServerConnection;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXConnectorServer;
-import javax.management.remote.JMXConnectorServerFactory;
-import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.Test;
 
 /** Flows, queues and the CPU pool seen and acted on through a real JMX connection (RMI, TCP). */
@@ -65,25 +59,17 @@ class OperatorsActThroughJmxTest {
                       return m;
                     }))
             .build();
-    JMXConnectorServer connector =
-        JMXConnectorServerFactory.newJMXConnectorServer(
-            new JMXServiceURL("service:jmx:rmi://127.0.0.1"),
-            null,
-            ManagementFactory.getPlatformMBeanServer());
-    connector.start();
-    try (Application app =
+    try (RemoteJmx jmx = RemoteJmx.connect();
+        Application app =
             Application.builder()
                 .storage(StorageConfig.builder().type("memory").build())
                 .flow(ticking)
                 .flow(publish)
                 .flow(consume)
-                .build();
-        JMXConnector client = JMXConnectorFactory.connect(connector.getAddress())) {
+                .build()) {
       app.start();
       try (AutoCloseable beans = Jmx.register(app)) {
-        MBeanServerConnection remote = client.getMBeanServerConnection();
-        Jmx.FlowMXBean flow =
-            JMX.newMXBeanProxy(remote, Jmx.name("Flow", "ticking"), Jmx.FlowMXBean.class);
+        Jmx.FlowMXBean flow = jmx.proxy(Jmx.name("Flow", "ticking"), Jmx.FlowMXBean.class);
         assertThat(flow.getStrategy()).isEqualTo("auto");
         await().atMost(Duration.ofSeconds(10)).until(() -> flow.getCompleted() >= 3);
 
@@ -100,10 +86,8 @@ class OperatorsActThroughJmxTest {
 
         app.send("publish", Message.of("order 7")).get(5, TimeUnit.SECONDS);
         Jmx.QueueMXBean queue =
-            JMX.newMXBeanProxy(
-                remote,
-                Jmx.name("Queue", VmPersistence.durableName("orders")),
-                Jmx.QueueMXBean.class);
+            jmx.proxy(
+                Jmx.name("Queue", VmPersistence.durableName("orders")), Jmx.QueueMXBean.class);
         assertThat(queue.getFlow()).isEqualTo("consume");
         await().atMost(Duration.ofSeconds(10)).until(() -> queue.getDeadLetters() == 1);
         String dead = queue.deadLetters(10).getFirst();
@@ -119,16 +103,13 @@ class OperatorsActThroughJmxTest {
             .isFalse();
         assertThat(queue.dropDeadLetter(id)).isFalse();
 
-        Jmx.PoolMXBean pool =
-            JMX.newMXBeanProxy(remote, Jmx.name("Pool", "cpu"), Jmx.PoolMXBean.class);
+        Jmx.PoolMXBean pool = jmx.proxy(Jmx.name("Pool", "cpu"), Jmx.PoolMXBean.class);
         assertThat(pool.getLimit()).isPositive();
       }
       assertThat(
               ManagementFactory.getPlatformMBeanServer().isRegistered(Jmx.name("Flow", "ticking")))
           .as("unregistered when closed")
           .isFalse();
-    } finally {
-      connector.stop();
     }
   }
 }

@@ -1,16 +1,11 @@
 package io.sluice.core.app;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sluice.core.store.Delivery;
-import io.sluice.core.store.DurableQueue;
-import io.sluice.core.vm.DurableQueueListener;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -108,21 +103,14 @@ public final class Jmx {
    */
   public static AutoCloseable register(Application app) {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    Operations operations = new Operations(app);
     List<ObjectName> names = new ArrayList<>();
     try {
-      for (var flow : app.flows()) {
-        names.add(
-            put(server, "Flow", flow.name(), new FlowBean(app, flow.name(), flow.strategy())));
+      for (Operations.FlowView flow : operations.flows()) {
+        names.add(put(server, "Flow", flow.name(), new FlowBean(operations, flow.name())));
       }
-      for (Map.Entry<String, List<DurableQueueListener>> flow : app.durableListeners().entrySet()) {
-        for (DurableQueueListener listener : flow.getValue()) {
-          names.add(
-              put(
-                  server,
-                  "Queue",
-                  listener.queue().name(),
-                  new QueueBean(listener.queue(), flow.getKey(), listener)));
-        }
+      for (Operations.QueueView queue : operations.queues()) {
+        names.add(put(server, "Queue", queue.name(), new QueueBean(operations, queue.name())));
       }
       names.add(put(server, "Pool", "cpu", new PoolBean(app.meterRegistry())));
     } catch (JMException e) {
@@ -160,7 +148,11 @@ public final class Jmx {
     return objectName;
   }
 
-  private record FlowBean(Application app, String name, Object strategy) implements FlowMXBean {
+  private record FlowBean(Operations operations, String name) implements FlowMXBean {
+    private Operations.FlowView view() {
+      return operations.flow(name).orElseThrow();
+    }
+
     @Override
     public String getName() {
       return name;
@@ -168,113 +160,103 @@ public final class Jmx {
 
     @Override
     public String getStrategy() {
-      String type = strategy.getClass().getSimpleName();
-      return type.toLowerCase(java.util.Locale.ROOT);
+      return view().strategy();
     }
 
     @Override
     public boolean isStopped() {
-      return app.flowStopped(name);
+      return view().stopped();
     }
 
     @Override
     public int getInFlight() {
-      return app.inFlight(name);
+      return view().inFlight();
     }
 
     @Override
     public long getCompleted() {
-      return outcome("completed");
+      return view().completed();
     }
 
     @Override
     public long getFailed() {
-      return outcome("failed");
+      return view().failed();
     }
 
     @Override
     public long getRefused() {
-      return outcome("refused");
+      return view().refused();
     }
 
     @Override
     public long getDiscarded() {
-      return outcome("discarded");
-    }
-
-    private long outcome(String outcome) {
-      Counter counter =
-          app.meterRegistry()
-              .find("sluice.flow.messages")
-              .tag("flow", name)
-              .tag("outcome", outcome)
-              .counter();
-      return counter == null ? 0 : (long) counter.count();
+      return view().discarded();
     }
 
     @Override
     public boolean stop() {
-      return app.stopFlow(name);
+      return operations.stopFlow(name);
     }
 
     @Override
     public boolean start() {
-      return app.startFlow(name);
+      return operations.startFlow(name);
     }
   }
 
-  private record QueueBean(DurableQueue queue, String flow, DurableQueueListener listener)
-      implements QueueMXBean {
+  private record QueueBean(Operations operations, String name) implements QueueMXBean {
+    private Operations.QueueView view() {
+      return operations.queue(name).orElseThrow();
+    }
+
     @Override
     public String getName() {
-      return queue.name();
+      return name;
     }
 
     @Override
     public String getFlow() {
-      return flow;
+      return view().flow();
     }
 
     @Override
     public long getDepth() {
-      return queue.size();
+      return view().depth();
     }
 
     @Override
     public int getInFlight() {
-      return listener.outstanding();
+      return view().inFlight();
     }
 
     @Override
     public long getDeadLetters() {
-      return queue.deadLetterCount();
+      return view().deadLetters();
     }
 
     @Override
     public List<String> deadLetters(int max) {
-      List<String> shown = new ArrayList<>();
-      for (Delivery dead : queue.deadLetters(Math.max(1, Math.min(max, 1000)))) {
-        String payload = String.valueOf(dead.payload());
-        shown.add(
-            dead.id()
-                + ", "
-                + dead.deliveryCount()
-                + " deliveries, "
-                + (dead.deadReason() == null ? "taken too often" : dead.deadReason())
-                + ": "
-                + (payload.length() > 200 ? payload.substring(0, 197) + "..." : payload));
-      }
-      return shown;
+      return operations.deadLetters(name, max).stream()
+          .map(
+              dead ->
+                  dead.id()
+                      + ", "
+                      + dead.deliveries()
+                      + " deliveries, "
+                      + dead.reason()
+                      + ": "
+                      + dead.payload())
+          .toList();
     }
 
     @Override
     public boolean requeueDeadLetter(long id) {
-      return queue.requeueDeadLetter(id);
+      return operations.requeueDeadLetter(name, id);
     }
 
     @Override
     public boolean dropDeadLetter(long id) {
-      return queue.dropDeadLetter(id);
+      return operations.dropDeadLetter(name, id);
     }
   }
 

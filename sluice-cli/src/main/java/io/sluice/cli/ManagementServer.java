@@ -17,6 +17,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.config.Secrets;
 import io.sluice.core.SluiceException;
+import io.sluice.core.app.Operations;
 import io.sluice.core.health.HealthCheck;
 import io.sluice.core.health.HealthContributor;
 import io.sluice.core.health.Readiness;
@@ -52,6 +53,7 @@ final class ManagementServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final ManagementAccess access;
   private final JvmGcMetrics gc;
+  private final ManagementApi api;
   private volatile Readiness readiness;
 
   private ManagementServer(
@@ -60,6 +62,7 @@ final class ManagementServer implements AutoCloseable {
     this.registry = registry;
     this.access = access;
     this.gc = bindProcessMeters(registry);
+    this.api = new ManagementApi(access);
   }
 
   /**
@@ -117,6 +120,7 @@ final class ManagementServer implements AutoCloseable {
     server.createContext("/metrics", management::metrics);
     server.createContext("/", exchange -> management.reply(exchange, 404, "text/plain", ""));
     server.createContext("/health", management::health);
+    server.createContext("/api/", management.api::handle);
     server.setExecutor(boundedThreads());
     server.start();
     return management;
@@ -127,6 +131,14 @@ final class ManagementServer implements AutoCloseable {
    * starting): at most once a second, each within {@link #HEALTH_DEADLINE}.
    */
   void ready(List<HealthContributor> contributors) {
+    ready(contributors, null);
+  }
+
+  /** As {@link #ready(List)}, the API ({@code /api/}) working on {@code operations} too. */
+  void ready(List<HealthContributor> contributors, Operations operations) {
+    if (operations != null) {
+      api.operations(operations);
+    }
     readiness =
         new Readiness(
             () -> contributors, HEALTH_DEADLINE, Duration.ofSeconds(1), Clock.systemUTC());

@@ -9,6 +9,7 @@ import io.sluice.core.ConfigProblem;
 import io.sluice.core.ConfigurationException;
 import io.sluice.core.app.Application;
 import io.sluice.core.app.Jmx;
+import io.sluice.core.app.Operations;
 import io.sluice.core.health.HealthContributor;
 import io.sluice.jobs.JobExecutor;
 import io.sluice.jobs.JobNodeJmx;
@@ -129,7 +130,7 @@ final class RunCommand implements Callable<Integer> {
         if (jobs != null) {
           parts.add(jobs);
         }
-        management.ready(parts);
+        management.ready(parts, new Operations(app));
       }
       LOG.info(
           "Sluice {} is running {} flow(s){} from {}; stop it with Ctrl+C or SIGTERM",

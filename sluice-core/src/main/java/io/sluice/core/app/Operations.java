@@ -5,6 +5,7 @@ import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.SluiceException;
 import io.sluice.core.flow.Flow;
 import io.sluice.core.store.Delivery;
+import io.sluice.core.store.StoredMessage;
 import io.sluice.core.vm.DurableQueueListener;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,7 +150,10 @@ public final class Operations {
   public List<DeadLetter> deadLetters(String queue, int max) {
     List<DeadLetter> letters = new ArrayList<>();
     for (Delivery dead : listener(queue).queue().deadLetters(Math.max(1, Math.min(max, 1000)))) {
-      String payload = dead.payload() == null ? null : String.valueOf(dead.payload());
+      // A flow's queue keeps whole messages: the operator wants the payload they carried.
+      Object kept =
+          dead.payload() instanceof StoredMessage message ? message.payload() : dead.payload();
+      String payload = kept == null ? null : String.valueOf(kept);
       if (payload != null && payload.length() > PAYLOAD_SHOWN) {
         payload = payload.substring(0, PAYLOAD_SHOWN - 1) + "…";
       }

@@ -70,6 +70,19 @@ public record DataSourceConfig(
     return new Builder(name, url);
   }
 
+  /**
+   * What an error must never show: the password, and any written inside the URL ({@code
+   * password=...}, {@code user:password@}).
+   */
+  public java.util.List<String> secrets() {
+    java.util.List<String> secrets =
+        new java.util.ArrayList<>(io.sluice.core.store.StorageConfig.passwordsIn(url));
+    if (password != null && !password.isEmpty()) {
+      secrets.add(password);
+    }
+    return secrets;
+  }
+
   /** The URL with a password in it ({@code password=...}, {@code user:password@}) masked. */
   public String maskedUrl() {
     return StorageConfig.mask(url);

@@ -86,8 +86,8 @@ final class DataSourceResource implements TransactionalResource {
     return open.getConnection();
   }
 
-  /** The password, masked in errors. */
-  String password() {
-    return dataSources.config(name).password();
+  /** What its errors must never show (see {@link DataSourceConfig#secrets()}). */
+  java.util.List<String> secrets() {
+    return dataSources.config(name).secrets();
   }
 }

@@ -150,10 +150,7 @@ abstract class DbOperation implements Processor {
   /** {@code e} as the error a handler takes, naming the data source and the operation. */
   final DbException failure(SQLException e) {
     return SqlErrors.translate(
-        e,
-        statement.dataSource(),
-        operation,
-        dataSources.config(statement.dataSource()).password());
+        e, statement.dataSource(), operation, dataSources.config(statement.dataSource()).secrets());
   }
 
   /** The message with {@code result} as its payload, or in the target variable. */

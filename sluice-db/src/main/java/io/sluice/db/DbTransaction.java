@@ -128,7 +128,7 @@ final class DbTransaction implements Transaction {
           end = "rolled back";
           rollbackQuietly();
           outcomes.commitFailed().increment();
-          throw SqlErrors.translate(e, resource.name(), "commit", resource.password());
+          throw SqlErrors.translate(e, resource.name(), "commit", resource.secrets());
         } finally {
           closeQuietly();
         }

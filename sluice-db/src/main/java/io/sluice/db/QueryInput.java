@@ -79,8 +79,7 @@ public final class QueryInput implements BatchInput {
 
   private BatchInputException failure(SQLException e) {
     String name = config.dataSource();
-    DbException error =
-        SqlErrors.translate(e, name, OPERATION, dataSources.config(name).password());
+    DbException error = SqlErrors.translate(e, name, OPERATION, dataSources.config(name).secrets());
     return new BatchInputException(error.getMessage(), error);
   }
 

@@ -147,6 +147,26 @@ class InitSqlRunsWhenThePoolOpensTest {
   }
 
   @Test
+  void aPasswordWrittenInTheUrlIsMaskedInTheErrorToo() {
+    String password = "Pw-url-init-7c2d";
+    DataSources sources =
+        new DataSources(
+            List.of(
+                DataSourceConfig.builder("db", TestDb.sqlite(dir).url() + "?password=" + password)
+                    .initSql(List.of("SELECT * FROM \"" + password + "\""))
+                    .build()));
+
+    Throwable thrown;
+    try (Application app =
+        Application.builder().flow(selecting(sources, TestDb.table("none"))).build()) {
+      thrown = catchThrowable(app::start);
+    }
+
+    assertThat(thrown.getCause()).isInstanceOf(DbException.class);
+    assertThat(thrown.getMessage()).contains("no such table: ******").doesNotContain(password);
+  }
+
+  @Test
   void anEmptyStatementIsRefusedAtItsPlace() {
     Throwable thrown =
         catchThrowable(

@@ -101,7 +101,7 @@ public final class Pool {
     } catch (RuntimeException e) {
       String reason = String.valueOf(e.getMessage()).replace(config.url(), config.maskedUrl());
       throw new SluiceException(
-          config + " could not be opened: " + SqlErrors.mask(reason, config.password()));
+          config + " could not be opened: " + SqlErrors.mask(reason, config.secrets()));
     }
   }
 
@@ -123,7 +123,7 @@ public final class Pool {
         statement.execute(statements.get(at));
       }
     } catch (SQLException e) {
-      throw SqlErrors.translate(e, config.name(), "initSql[" + at + "]", config.password());
+      throw SqlErrors.translate(e, config.name(), "initSql[" + at + "]", config.secrets());
     }
     LOG.debug("data source '{}' ran its {} initSql statement(s)", config.name(), statements.size());
   }

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
+import java.util.List;
 import java.util.Set;
 
 /** Turns the drivers' {@link SQLException}s into {@link DbException}s of the right error type. */
@@ -23,7 +24,7 @@ public final class SqlErrors {
 
   /** {@code e}, raised by {@code operation} on {@code dataSource}, as the error a handler takes. */
   public static DbException translate(
-      SQLException e, String dataSource, String operation, String password) {
+      SQLException e, String dataSource, String operation, List<String> secrets) {
     String state = state(e);
     String type;
     if (connectivity(e)) {
@@ -43,12 +44,20 @@ public final class SqlErrors {
     if (type.equals(DbException.CONNECTIVITY)) {
       reason += "; the call may succeed once the database is reachable again";
     }
-    return new DbException(type, dataSource, operation, state, mask(reason, password), e);
+    return new DbException(type, dataSource, operation, state, mask(reason, secrets), e);
   }
 
-  /** {@code text} with {@code password} masked. */
-  public static String mask(String text, String password) {
-    return password == null || password.isEmpty() ? text : text.replace(password, "******");
+  /**
+   * {@code text} with each of {@code secrets} (a data source's password, one in its URL) masked.
+   */
+  public static String mask(String text, List<String> secrets) {
+    String masked = text;
+    for (String secret : secrets) {
+      if (secret != null && !secret.isEmpty()) {
+        masked = masked.replace(secret, "******");
+      }
+    }
+    return masked;
   }
 
   /** The first SQL state along the chain of causes. */

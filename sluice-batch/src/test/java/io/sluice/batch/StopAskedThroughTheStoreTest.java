@@ -11,6 +11,7 @@ import io.sluice.core.spi.Processor;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.jdbc.SqliteStorageFactory;
+import io.sluice.testkit.RemoteJmx;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
@@ -93,6 +94,48 @@ class StopAskedThroughTheStoreTest {
       assertThat(instances.requestStop(execution.instance())).as("stopped already").isFalse();
     } finally {
       asked.countDown();
+    }
+  }
+
+  @Test
+  void anOperatorStopsAnInstanceOverJmx() throws Exception {
+    CountDownLatch reached = new CountDownLatch(1);
+    AtomicLong seen = new AtomicLong();
+    Processor slow =
+        Processor.of(
+            ProcessingType.CPU_LITE,
+            m -> {
+              if (seen.incrementAndGet() == 1000) {
+                reached.countDown();
+              }
+              return m;
+            });
+    BatchJob job =
+        BatchJob.builder("numbers")
+            .input(BatchInput.generator(100_000_000, i -> i))
+            .step(BatchStep.builder("count").processor(slow).build())
+            .build();
+    BatchEngine.Execution execution = BatchEngine.of(application).start(job);
+    assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
+
+    try (AutoCloseable bean = BatchJmx.register(config, VALUES, getClass().getClassLoader());
+        RemoteJmx jmx = RemoteJmx.connect()) {
+      BatchJmx.BatchInstancesMXBean remote =
+          jmx.proxy(
+              io.sluice.core.app.Jmx.name("BatchInstances", "store"),
+              BatchJmx.BatchInstancesMXBean.class);
+      assertThat(remote.list(10))
+          .singleElement()
+          .asString()
+          .startsWith(execution.instance() + " numbers ");
+      assertThat(remote.stop(execution.instance())).contains("asked to stop");
+
+      BatchResult result = execution.result().get(30, TimeUnit.SECONDS);
+
+      assertThat(result.state()).isEqualTo(BatchState.STOPPED);
+      assertThat(remote.stop(execution.instance()))
+          .isEqualTo("instance " + execution.instance() + " is STOPPED: nothing to stop");
+      assertThat(remote.stop(42)).startsWith("there is no instance 42 in sqlite");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.batch.BatchJmx;
 import io.sluice.batch.BatchLauncher;
 import io.sluice.batch.config.BatchConfig;
 import io.sluice.config.ConfigLoader;
@@ -119,12 +120,17 @@ final class RunCommand implements Callable<Integer> {
             : ManagementServer.start(managementHost, managementPort, registry, access);
     AutoCloseable beans = null;
     AutoCloseable nodeBean = null;
+    AutoCloseable batchBean = null;
     try {
       configuration.section(BatchConfig.class).launcher().bind(app);
       app.start();
       JobExecutor jobs = startJobNode(app, configuration.section(JobsConfig.class));
       beans = Jmx.register(app);
       nodeBean = jobs == null ? null : JobNodeJmx.register(jobs);
+      batchBean =
+          batchJobs.isEmpty() || !app.storage().durable()
+              ? null
+              : BatchJmx.register(app.storageConfig(), app.storedValues(), classpath.loader());
       if (management != null) {
         List<HealthContributor> parts = new ArrayList<>(app.healthContributors());
         if (jobs != null) {
@@ -151,6 +157,7 @@ final class RunCommand implements Callable<Integer> {
       return awaitSignalAndStop(
           app, jobs, configuration.section(BatchConfig.class).launcher(), signal);
     } finally {
+      closeQuietly(batchBean);
       closeQuietly(nodeBean);
       closeQuietly(beans);
       if (management != null) {

@@ -124,6 +124,17 @@ final class AutoEngine extends Engine {
     startVirtual(execution);
   }
 
+  /**
+   * A forked route starts on the thread that forks it, where its CPU_LITE steps run until it first
+   * waits or meets work that belongs elsewhere (blocking work goes to a virtual thread as always,
+   * so a route that blocks delays no other): a route that sends a call and waits costs no thread
+   * start.
+   */
+  @Override
+  void fork(Execution execution) {
+    execution.run();
+  }
+
   @Override
   boolean resumesElsewhere() {
     return true;

@@ -239,7 +239,7 @@ final class Execution implements StageTask {
       }
       try {
         if (processor instanceof Scope scope) {
-          if (!take(scope.enter(message))) {
+          if (!take(engine.enter(this, scope, message))) {
             return;
           }
         } else {

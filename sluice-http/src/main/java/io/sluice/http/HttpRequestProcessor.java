@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.sluice.core.Message;
 import io.sluice.core.ThrottledException;
 import io.sluice.core.spi.FlowContext;
+import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Scope;
 import io.sluice.core.spi.Step;
 import io.sluice.http.internal.Exchanges;
@@ -24,10 +25,12 @@ import java.util.concurrent.TimeoutException;
  * <p>It runs on the shared Netty engine with a pool of kept-alive connections per host, at most
  * {@code maxConnectionsPerHost} at once. It is a scope that waits: under {@code auto} it sends the
  * request from the thread holding the message and no thread waits for the answer (the message goes
- * on when the event loop has read it); under {@code synchronous} and {@code staged}, and outside a
- * flow, the thread waits, as for any scope. A 429 or 503 answer fails with a {@link
- * ThrottledException}, no answer within {@code responseTimeout} with a {@link TimeoutException}
- * (the connection closed in both cases of a cut: timeout or a scatter-gather's cancel).
+ * on when the event loop has read it), each call holding a permit of the flow's adaptive limit
+ * until its answer; under {@code synchronous} and {@code staged}, and outside a flow, the thread
+ * waits, as for any scope. A 429 or 503 answer fails with a {@link ThrottledException}, no answer
+ * within {@code responseTimeout} with a {@link TimeoutException}, both of which the adaptive limit
+ * reads as overload (the connection closed in both cases of a cut: timeout or a scatter-gather's
+ * cancel).
  */
 public final class HttpRequestProcessor implements Scope {
 
@@ -153,6 +156,15 @@ public final class HttpRequestProcessor implements Scope {
     if (running != null) {
       running.close();
     }
+  }
+
+  /**
+   * A remote call: under {@code auto} it holds a permit of the flow's adaptive limit from its send
+   * to its answer, as a blocking call does, though no thread waits.
+   */
+  @Override
+  public ProcessingType processingType() {
+    return ProcessingType.BLOCKING_IO;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.sluice.http;
 
+import static io.sluice.http.SlowService.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -11,12 +12,10 @@ import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThrottledException;
 import io.sluice.core.app.Application;
 import io.sluice.core.expression.Expression;
-import io.sluice.core.expression.Template;
 import io.sluice.core.flow.Flow;
 import io.sluice.core.router.Choice;
 import io.sluice.core.router.RoutingException;
 import io.sluice.core.router.ScatterGather;
-import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -27,11 +26,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Under {@code auto} a call of the requester, a scope that waits holding no thread, still holds a
@@ -41,44 +38,10 @@ import org.junit.jupiter.api.Test;
  */
 class RequesterHoldsAPermitOfTheAdaptiveLimitTest {
 
-  private final CountDownLatch slowAnswers = new CountDownLatch(1);
-  private Listening server;
-
-  /** {@code /slow} answers when the test lets it, {@code /busy} with a 429, the rest at once. */
-  @BeforeEach
-  void startTheServer() {
-    Processor answer =
-        Processor.of(
-            ProcessingType.BLOCKING_IO,
-            m -> {
-              Object what = ((Map<?, ?>) m.attribute("pathParams")).get("what");
-              if ("slow".equals(what)) {
-                slowAnswers.await(30, TimeUnit.SECONDS);
-                return m.withPayload("late");
-              }
-              if ("busy".equals(what)) {
-                return m.withVariable(HttpListenerSource.STATUS, 429);
-              }
-              return m.withPayload("ok");
-            });
-    server = Listening.start("/{what}", answer);
-  }
-
-  @AfterEach
-  void stopTheServer() {
-    slowAnswers.countDown();
-    server.close();
-  }
+  @RegisterExtension final SlowService server = new SlowService();
 
   private HttpRequestProcessor requester() {
-    return new HttpRequestProcessor(
-        HttpRequestConfig.builder(
-                "GET",
-                Template.parse(
-                    "url", "http://127.0.0.1:" + server.listener.port() + "/#[vars.what]"))
-            .maxConnectionsPerHost(50)
-            .responseTimeout(Duration.ofSeconds(20))
-            .build());
+    return server.requester(50);
   }
 
   /** An application whose flow {@code f} runs {@code processor} under {@code auto} with a limit. */
@@ -92,23 +55,6 @@ class RequesterHoldsAPermitOfTheAdaptiveLimitTest {
             .build();
     app.start();
     return app;
-  }
-
-  /** A scatter-gather of a call and a step that does nothing, cut after 300 ms. */
-  private ScatterGather fan() {
-    return new ScatterGather(
-        "fan",
-        List.of(
-            new ScatterGather.Route("call", List.of(requester())),
-            new ScatterGather.Route(
-                "other", List.of(Processor.of(ProcessingType.CPU_LITE, m -> m)))),
-        Duration.ofMillis(300),
-        false,
-        "routeErrors");
-  }
-
-  private static Message call(String what) {
-    return Message.of(what).withVariable("what", what);
   }
 
   private static double stage(Application app, String meter) {
@@ -160,7 +106,7 @@ class RequesterHoldsAPermitOfTheAdaptiveLimitTest {
           .atMost(Duration.ofSeconds(10))
           .until(() -> stage(app, "sluice.stage.active") == 3 && server.connections() == 3);
       assertThat(stage(app, "sluice.stage.completed")).isZero();
-      slowAnswers.countDown();
+      server.answerTheSlowOnes();
       CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
       assertThat(stage(app, "sluice.stage.active")).isZero();
       assertThat(stage(app, "sluice.stage.completed")).isEqualTo(3);
@@ -171,7 +117,7 @@ class RequesterHoldsAPermitOfTheAdaptiveLimitTest {
   @Test
   void callsCutByAScatterGatherTimeoutGiveTheirPermitsBack() throws Exception {
     int limit = 2;
-    ScatterGather sg = fan();
+    ScatterGather sg = SlowService.fan(requester());
     try (Application app = app(limit, limit, sg)) {
       List<CompletableFuture<Message>> cut = new ArrayList<>();
       for (int i = 0; i < limit; i++) {
@@ -187,7 +133,7 @@ class RequesterHoldsAPermitOfTheAdaptiveLimitTest {
       assertThat(stage(app, "sluice.stage.completed")).isEqualTo(limit);
       // Every permit came back: another call runs at once, long before the cut calls' answers.
       Message next = app.send("f", call("echo")).get(10, TimeUnit.SECONDS);
-      assertThat(((Map<?, ?>) next.payload()).get("call")).isEqualTo("ok");
+      assertThat(((Map<?, ?>) next.payload()).get("call")).isEqualTo("echo:echo");
       assertThat(stage(app, "sluice.stage.completed")).isEqualTo(limit + 1);
     }
   }
@@ -200,7 +146,7 @@ class RequesterHoldsAPermitOfTheAdaptiveLimitTest {
             List.of(
                 new Choice.When(
                     Expression.compile("when", "vars.what == 'slow'"), List.of(requester()))),
-            List.of(fan()));
+            List.of(SlowService.fan(requester())));
     try (Application app = app(1, 1, slowAlone)) {
       CompletableFuture<Message> holder = app.send("f", call("slow"));
       await().atMost(Duration.ofSeconds(10)).until(() -> stage(app, "sluice.stage.active") == 1);
@@ -211,13 +157,13 @@ class RequesterHoldsAPermitOfTheAdaptiveLimitTest {
           .isInstanceOf(RoutingException.class)
           .hasMessageContaining("timed out after PT0.3S");
       assertThat(stage(app, "sluice.stage.queued")).as("still queued after its cut").isZero();
-      slowAnswers.countDown();
+      server.answerTheSlowOnes();
       assertThat(holder.get(10, TimeUnit.SECONDS).payload()).isEqualTo("late");
       assertThat(stage(app, "sluice.stage.completed"))
           .as("the cut call never held a permit")
           .isEqualTo(1);
       Message next = app.send("f", call("echo")).get(10, TimeUnit.SECONDS);
-      assertThat(((Map<?, ?>) next.payload()).get("call")).isEqualTo("ok");
+      assertThat(((Map<?, ?>) next.payload()).get("call")).isEqualTo("echo:echo");
       assertThat(stage(app, "sluice.stage.active")).isZero();
     }
   }
@@ -239,10 +185,10 @@ class RequesterHoldsAPermitOfTheAdaptiveLimitTest {
       assertThat(stage(app, "sluice.stage.active")).isEqualTo(1);
       assertThat(waiting).noneMatch(CompletableFuture::isDone);
       assertThat(threadsWaitingForAPermit()).as("threads waiting for a permit").isZero();
-      slowAnswers.countDown();
+      server.answerTheSlowOnes();
       assertThat(holder.get(10, TimeUnit.SECONDS).payload()).isEqualTo("late");
       for (CompletableFuture<Message> message : waiting) {
-        assertThat(message.get(10, TimeUnit.SECONDS).payload()).isEqualTo("ok");
+        assertThat(message.get(10, TimeUnit.SECONDS).payload()).isEqualTo("echo:echo");
       }
       assertThat(stage(app, "sluice.stage.completed")).isEqualTo(6);
       assertThat(stage(app, "sluice.stage.queued")).isZero();

@@ -1,29 +1,24 @@
 package io.sluice.http;
 
+import static io.sluice.http.SlowService.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.sluice.core.Message;
 import io.sluice.core.app.Application;
-import io.sluice.core.expression.Template;
 import io.sluice.core.flow.Flow;
 import io.sluice.core.router.RoutingException;
 import io.sluice.core.router.ScatterGather;
-import io.sluice.core.spi.ProcessingType;
-import io.sluice.core.spi.Processor;
 import io.sluice.testkit.RecordingSourceContext;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The requester is a scope that waits for its response: under {@code auto} no thread waits, and a
@@ -33,64 +28,16 @@ import org.junit.jupiter.api.Test;
  */
 class RequesterWaitsWithoutAThreadTest {
 
-  private final CountDownLatch slowAnswers = new CountDownLatch(1);
-  private Listening server;
+  @RegisterExtension final SlowService server = new SlowService();
 
-  /** {@code /slow} answers when the test ends; {@code /echo} at once, with the body it got. */
-  @BeforeEach
-  void startTheServer() {
-    Processor answer =
-        Processor.of(
-            ProcessingType.BLOCKING_IO,
-            m -> {
-              if ("slow".equals(((Map<?, ?>) m.attribute("pathParams")).get("what"))) {
-                slowAnswers.await(30, TimeUnit.SECONDS);
-                return m.withPayload("late");
-              }
-              Object body = m.payload();
-              return m.withPayload(
-                  "echo:"
-                      + (body instanceof byte[] bytes
-                          ? new String(bytes, StandardCharsets.UTF_8)
-                          : body));
-            });
-    server = Listening.start("/{what}", answer);
-  }
-
-  @AfterEach
-  void stopTheServer() {
-    slowAnswers.countDown();
-    server.close();
-  }
-
+  /** One connection: a connection not given back would stop the next call. */
   private HttpRequestProcessor requester() {
-    return new HttpRequestProcessor(
-        HttpRequestConfig.builder(
-                "POST",
-                Template.parse(
-                    "url", "http://127.0.0.1:" + server.listener.port() + "/#[vars.what]"))
-            .maxConnectionsPerHost(1)
-            .responseTimeout(Duration.ofSeconds(20))
-            .build());
-  }
-
-  /** A message calling {@code /what} with {@code what} as its body. */
-  private static Message call(String what) {
-    return Message.of(what).withVariable("what", what);
+    return server.requester(1);
   }
 
   @Test
   void aCallCutByAScatterGatherTimeoutGivesItsConnectionBack() throws Exception {
-    ScatterGather sg =
-        new ScatterGather(
-            "fan",
-            List.of(
-                new ScatterGather.Route("call", List.of(requester())),
-                new ScatterGather.Route(
-                    "other", List.of(Processor.of(ProcessingType.CPU_LITE, m -> m)))),
-            Duration.ofMillis(300),
-            false,
-            "routeErrors");
+    ScatterGather sg = SlowService.fan(requester());
     try (Application app =
         Application.builder().flow(Flow.builder("f").processor(sg).build()).build()) {
       app.start();

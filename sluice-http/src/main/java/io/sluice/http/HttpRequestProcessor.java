@@ -5,13 +5,15 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.sluice.core.Message;
 import io.sluice.core.ThrottledException;
 import io.sluice.core.spi.FlowContext;
-import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.spi.Scope;
+import io.sluice.core.spi.Step;
 import io.sluice.http.internal.Exchanges;
 import io.sluice.http.internal.NettyClient;
+import java.io.InputStream;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -21,11 +23,16 @@ import java.util.concurrent.TimeoutException;
  * stay. The request's body is the payload (bytes as they are, anything else as UTF-8 text).
  *
  * <p>It runs on the shared Netty engine with a pool of kept-alive connections per host, at most
- * {@code maxConnectionsPerHost} at once. It blocks its caller until the response (BLOCKING_IO: on a
- * virtual thread under the {@code auto} strategy, whose adaptive limit reads a 429 or 503 answer
- * and a timeout as overload and backs off).
+ * {@code maxConnectionsPerHost} at once. It is a scope that waits: under {@code auto} it sends the
+ * request from the thread holding the message and no thread waits for the answer (the message goes
+ * on when the event loop has read it), each call holding a permit of the flow's adaptive limit
+ * until its answer; under {@code synchronous} and {@code staged}, and outside a flow, the thread
+ * waits, as for any scope. A 429 or 503 answer fails with a {@link ThrottledException}, no answer
+ * within {@code responseTimeout} with a {@link TimeoutException}, both of which the adaptive limit
+ * reads as overload (the connection closed in both cases of a cut: timeout or a scatter-gather's
+ * cancel).
  */
-public final class HttpRequestProcessor implements Processor {
+public final class HttpRequestProcessor implements Scope {
 
   private final HttpRequestConfig config;
   private volatile NettyClient client;
@@ -51,33 +58,86 @@ public final class HttpRequestProcessor implements Processor {
             config.tls());
   }
 
+  /**
+   * Sends the request and waits for its response holding no thread under {@code auto}: the step
+   * completes when the event loop reads the answer. What could block before the send (a payload
+   * stream read to its end, the TLS material loaded at the first https call) runs on a virtual
+   * thread of its own instead of the caller's, which may be an event loop or a CPU thread.
+   */
   @Override
-  public Message process(Message message) throws Exception {
+  public Step enter(Message message) throws Exception {
     NettyClient running = client;
     if (running == null) {
       throw new IllegalStateException("http-request was not started");
     }
     String url = config.url().render(message);
     URI uri = Exchanges.httpUri(url);
-    FullHttpRequest request = Exchanges.request(config, uri, message);
     boolean secure = Exchanges.secure(uri);
-    int port = uri.getPort() != -1 ? uri.getPort() : secure ? 443 : 80;
-    CompletableFuture<FullHttpResponse> call = running.send(secure, uri.getHost(), port, request);
-    FullHttpResponse response;
-    try {
-      response = call.get(config.responseTimeout().toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      call.cancel(true);
-      throw new TimeoutException(
-          config.method() + " " + url + " got no response within " + config.responseTimeout());
-    } catch (InterruptedException e) {
-      call.cancel(true);
-      throw e;
-    } catch (ExecutionException e) {
-      throw NettyClient.explain(e.getCause(), config.method() + " " + url);
+    if (running.sendsWithoutBlocking(secure) && !(message.payload() instanceof InputStream)) {
+      Call call = new Call(running, url, uri, secure, message);
+      return Step.await(call.answer, call::cancel);
     }
-    try {
-      int status = response.status().code();
+    CompletableFuture<Call> started = new CompletableFuture<>();
+    Thread.ofVirtual()
+        .name("sluice-http-request-send")
+        .start(
+            () -> {
+              try {
+                started.complete(new Call(running, url, uri, secure, message));
+              } catch (Throwable e) {
+                started.completeExceptionally(e);
+              }
+            });
+    return Step.await(
+        started.thenCompose(call -> call.answer),
+        reason -> started.thenAccept(call -> call.cancel(reason)));
+  }
+
+  /** One call on its way: the response future, and the step it makes. */
+  private final class Call {
+    private final String url;
+    private final CompletableFuture<FullHttpResponse> response;
+    private final CompletableFuture<Step> answer = new CompletableFuture<>();
+
+    Call(NettyClient running, String url, URI uri, boolean secure, Message message) {
+      this.url = url;
+      FullHttpRequest request = Exchanges.request(config, uri, message);
+      int port = uri.getPort() != -1 ? uri.getPort() : secure ? 443 : 80;
+      response = running.send(secure, uri.getHost(), port, request, config.responseTimeout());
+      response.whenComplete(
+          (received, error) -> {
+            if (error != null) {
+              answer.completeExceptionally(failure(error));
+              return;
+            }
+            try {
+              answer.complete(Step.done(answered(message, received)));
+            } catch (Exception e) {
+              answer.completeExceptionally(e);
+            } finally {
+              received.release();
+            }
+          });
+    }
+
+    /** Cuts the call short: its connection closes and goes back to the pool. */
+    void cancel(RuntimeException reason) {
+      response.cancel(true);
+    }
+
+    private Exception failure(Throwable error) {
+      Throwable cause =
+          error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
+      if (cause instanceof TimeoutException) {
+        return new TimeoutException(
+            config.method() + " " + url + " got no response within " + config.responseTimeout());
+      }
+      return NettyClient.explain(cause, config.method() + " " + url);
+    }
+
+    /** The response as the message, after its status is checked. */
+    private Message answered(Message message, FullHttpResponse received) throws Exception {
+      int status = received.status().code();
       if (status == 429 || status == 503) {
         throw new ThrottledException(
             config.method() + " " + url + " was answered " + status + ": the server is busy");
@@ -85,9 +145,7 @@ public final class HttpRequestProcessor implements Processor {
       if (status >= 400 && config.failOnErrorStatus()) {
         throw new HttpStatusException(config.method(), url, status);
       }
-      return Exchanges.responseMessage(message, response);
-    } finally {
-      response.release();
+      return Exchanges.responseMessage(message, received);
     }
   }
 
@@ -98,6 +156,15 @@ public final class HttpRequestProcessor implements Processor {
     if (running != null) {
       running.close();
     }
+  }
+
+  /**
+   * A remote call: under {@code auto} it holds a permit of the flow's adaptive limit from its send
+   * to its answer, as a blocking call does, though no thread waits.
+   */
+  @Override
+  public ProcessingType processingType() {
+    return ProcessingType.BLOCKING_IO;
   }
 
   @Override

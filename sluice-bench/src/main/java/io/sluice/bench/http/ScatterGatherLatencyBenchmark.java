@@ -32,7 +32,8 @@ import java.util.concurrent.CompletableFuture;
  * baselines without Sluice: one GET by the client {@code http-request} uses, and three at once
  * timed to the last answer (the floor of any scatter-gather on this machine). Then {@code
  * --concurrent} scatter-gathers at once: the platform threads alive while they all wait, against
- * before.
+ * before. The per-round differences (scatter-gather minus three bare GETs, one route minus one bare
+ * GET) are printed too: the cost of Sluice, steadier than two percentiles apart.
  *
  * <pre>
  * ./mvnw -q -pl sluice-bench -am package -DskipTests
@@ -101,6 +102,8 @@ public final class ScatterGatherLatencyBenchmark {
         report("one route", oneTimes);
         report("bare client", bareTimes);
         report("bare client, 3 at once", bareThreeTimes);
+        reportOver("scatter-gather over 3 bare GETs", sgTimes, bareThreeTimes);
+        reportOver("one route over 1 bare GET", oneTimes, bareTimes);
         int before = Thread.getAllStackTraces().size();
         List<CompletableFuture<Message>> waiting = new ArrayList<>();
         for (int i = 0; i < concurrent; i++) {
@@ -146,6 +149,22 @@ public final class ScatterGatherLatencyBenchmark {
     long took = System.nanoTime() - start;
     answers.forEach(answer -> answer.join().release());
     return took;
+  }
+
+  /**
+   * What {@code measured} took over {@code baseline} in the same round, request by request: the
+   * cost of Sluice, less sensitive than the two percentiles apart to a machine whose load moves
+   * within the run (both sides of a round meet the same load).
+   */
+  private static void reportOver(String what, long[] measured, long[] baseline) {
+    long[] over = new long[measured.length];
+    for (int i = 0; i < over.length; i++) {
+      over[i] = measured[i] - baseline[i];
+    }
+    Arrays.sort(over);
+    System.out.printf(
+        "%-32s p50 %+.2f ms, p90 %+.2f ms (same round)%n",
+        what, over[over.length / 2] / 1e6, over[(int) Math.ceil(over.length * 0.9) - 1] / 1e6);
   }
 
   private static void report(String what, long[] nanos) {

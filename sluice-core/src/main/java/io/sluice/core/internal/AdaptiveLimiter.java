@@ -2,6 +2,9 @@ package io.sluice.core.internal;
 
 import io.sluice.core.Backoff;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -49,6 +52,11 @@ import java.util.function.LongSupplier;
  * <p>A permit freed wakes one waiting caller, not all of them: thousands of callers may wait here
  * (a batch step's records), and waking them all on every release would cost more than the calls.
  * One waiter at a time (the pacer) waits with a timer, so time growth needs no thread of its own.
+ *
+ * <p>A caller may also wait holding no thread ({@link #acquireLater}: a scope that waits, such as
+ * an HTTP call): it is queued, counts among the callers waiting as a thread does, and takes a freed
+ * permit before the threads waiting are woken. With no thread of its own, it lets the limit grow on
+ * time when it arrives, not on a timer.
  */
 final class AdaptiveLimiter {
 
@@ -96,6 +104,7 @@ final class AdaptiveLimiter {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition released = lock.newCondition();
+  private final LinkedHashSet<Queued> queued = new LinkedHashSet<>();
   private final int minLimit;
   private final int maxLimit;
   private final LongSupplier nanoTime;
@@ -228,6 +237,69 @@ final class AdaptiveLimiter {
     }
   }
 
+  /** A caller waiting for a permit without a thread: the future the permit completes. */
+  private static final class Queued extends CompletableFuture<Permit> {
+    private final boolean awaited;
+
+    Queued(boolean awaited) {
+      this.awaited = awaited;
+    }
+  }
+
+  /**
+   * A permit without waiting on a thread: the future is done at once when the limit has room, else
+   * it completes when a permit frees (on the thread that frees it). {@code awaited} as for {@link
+   * #acquire(long, TimeUnit, boolean)}. A caller that gives up calls {@link #withdraw}.
+   */
+  CompletableFuture<Permit> acquireLater(boolean awaited) {
+    lock.lock();
+    try {
+      if (inFlight < limit) {
+        inFlight++;
+        return CompletableFuture.completedFuture(new Permit(nanoTime.getAsLong(), inFlight, limit));
+      }
+      Queued caller = new Queued(awaited);
+      queued.add(caller);
+      waiting++;
+      if (awaited) {
+        awaitedWaiting++;
+      }
+      // No timer waits for this caller: its arrival is when the limit may grow on time.
+      growOnTime();
+      return caller;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Takes a caller of {@link #acquireLater} out of the queue (its future is cancelled); false when
+   * it was granted its permit already, which it must then release.
+   */
+  boolean withdraw(CompletableFuture<Permit> permit) {
+    lock.lock();
+    try {
+      if (!(permit instanceof Queued caller) || !queued.remove(caller)) {
+        return false;
+      }
+      leaveQueue(caller);
+    } finally {
+      lock.unlock();
+    }
+    permit.cancel(false);
+    return true;
+  }
+
+  private void leaveQueue(Queued caller) {
+    waiting--;
+    if (caller.awaited) {
+      awaitedWaiting--;
+    }
+    if (waiting == 0) {
+      pacing = false;
+    }
+  }
+
   /** Returns a permit, reporting how the call ended. */
   void release(Permit permit, Outcome outcome) {
     long now = nanoTime.getAsLong();
@@ -279,8 +351,20 @@ final class AdaptiveLimiter {
     return true;
   }
 
-  /** Wakes as many waiting callers as there are free permits (the limit may have grown by more). */
+  /**
+   * Gives the free permits to the callers queued without a thread, in order, then wakes as many
+   * waiting threads as there are permits left (the limit may have grown by more than one).
+   */
   private void signalRoom() {
+    Iterator<Queued> next = queued.iterator();
+    while (inFlight < limit && next.hasNext()) {
+      Queued caller = next.next();
+      next.remove();
+      leaveQueue(caller);
+      inFlight++;
+      // What follows the grant must not block: the lock is held (AutoEngine starts a thread).
+      caller.complete(new Permit(nanoTime.getAsLong(), inFlight, limit));
+    }
     long wake = Math.min(waiting, (long) limit - inFlight);
     for (long i = 0; i < wake; i++) {
       released.signal();

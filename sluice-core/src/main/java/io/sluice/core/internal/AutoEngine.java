@@ -11,18 +11,25 @@ import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.ThrottledException;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Scope;
+import io.sluice.core.spi.Step;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The default strategy. CPU_LITE work stays on the thread that holds the message; CPU_INTENSIVE
  * work moves to the shared CPU pool; BLOCKING_IO work moves to a virtual thread and runs under the
- * flow's adaptive limit. The only bound a user might set is how many messages the flow holds at
- * once, and its default is generous: concurrency is limited by permits, never by pool size.
+ * flow's adaptive limit; a BLOCKING_IO scope (a call that waits holding no thread) holds a permit
+ * of that limit from its enter to the end of its wait. The only bound a user might set is how many
+ * messages the flow holds at once, and its default is generous: concurrency is limited by permits,
+ * never by pool size.
  */
 final class AutoEngine extends Engine {
 
@@ -124,6 +131,17 @@ final class AutoEngine extends Engine {
     startVirtual(execution);
   }
 
+  /**
+   * A forked route starts on the thread that forks it, where its CPU_LITE steps run until it first
+   * waits or meets work that belongs elsewhere (blocking work goes to a virtual thread as always,
+   * so a route that blocks delays no other): a route that sends a call and waits costs no thread
+   * start.
+   */
+  @Override
+  void fork(Execution execution) {
+    execution.run();
+  }
+
   @Override
   boolean resumesElsewhere() {
     return true;
@@ -147,7 +165,9 @@ final class AutoEngine extends Engine {
       cpu.execute(execution);
       return true;
     }
-    if (type == ProcessingType.BLOCKING_IO && execution.lane() != Execution.Lane.IO) {
+    if (type == ProcessingType.BLOCKING_IO
+        && !(next instanceof Scope)
+        && execution.lane() != Execution.Lane.IO) {
       // The source's own thread may be virtual too; blocking work still gets a thread of its
       // own so the source keeps feeding the flow.
       execution.placed(Execution.Lane.IO);
@@ -167,19 +187,113 @@ final class AutoEngine extends Engine {
     // handler as if a processor had failed, and a catch-all branch would swallow it.
     AdaptiveLimiter.Permit permit =
         limiter.acquire(Long.MAX_VALUE, TimeUnit.NANOSECONDS, execution.awaited());
-    AdaptiveLimiter.Outcome outcome = AdaptiveLimiter.Outcome.IGNORED;
+    Throwable error = null;
     try {
-      Message result = super.invoke(execution, processor, message);
-      outcome = AdaptiveLimiter.Outcome.SUCCESS;
-      return result;
-    } catch (ThrottledException | TimeoutException | SocketTimeoutException overload) {
-      outcome = AdaptiveLimiter.Outcome.DROPPED;
-      throttled.increment();
-      throw overload;
+      return super.invoke(execution, processor, message);
+    } catch (Throwable e) {
+      error = e;
+      throw e;
     } finally {
-      limiter.release(permit, outcome);
-      completed.increment();
+      release(permit, outcome(error));
     }
+  }
+
+  /**
+   * A BLOCKING_IO scope holds a permit as a BLOCKING_IO processor does, from its enter until its
+   * wait ends, however it ends: its outcome and latency go to the limit the same way. With the
+   * limit reached the message waits for a permit holding no thread, and enters the scope on a
+   * virtual thread once one frees (the thread that freed it may be an event loop).
+   */
+  @Override
+  Step enter(Execution execution, Scope scope, Message message) throws Exception {
+    if (scope.processingType() != ProcessingType.BLOCKING_IO) {
+      return super.enter(execution, scope, message);
+    }
+    CompletableFuture<AdaptiveLimiter.Permit> permit = limiter.acquireLater(execution.awaited());
+    if (permit.isDone()) {
+      return holding(permit.join(), execution, scope, message);
+    }
+    CompletableFuture<Step> entered =
+        permit.thenApplyAsync(
+            granted -> {
+              try {
+                return holding(granted, execution, scope, message);
+              } catch (Exception e) {
+                throw new CompletionException(e);
+              }
+            },
+            virtualThreads::start);
+    return Step.await(
+        entered,
+        reason -> {
+          if (!limiter.withdraw(permit)) {
+            // Granted already: the wait it entered is cut short, which gives the permit back.
+            entered.thenAccept(
+                step -> {
+                  if (step instanceof Step.Await await) {
+                    await.cancel().accept(reason);
+                  }
+                });
+          }
+        });
+  }
+
+  /** Enters the scope holding {@code permit}, given back when the scope's wait ends. */
+  private Step holding(
+      AdaptiveLimiter.Permit permit, Execution execution, Scope scope, Message message)
+      throws Exception {
+    Step step;
+    try {
+      step = super.enter(execution, scope, message);
+    } catch (Throwable e) {
+      release(permit, outcome(e));
+      throw e;
+    }
+    if (!(step instanceof Step.Await await)) {
+      release(permit, AdaptiveLimiter.Outcome.SUCCESS);
+      return step;
+    }
+    AtomicBoolean once = new AtomicBoolean();
+    return Step.await(
+        await.next().whenComplete((done, error) -> release(permit, outcome(error), once)),
+        reason -> {
+          await.cancel().accept(reason);
+          // A scope whose cancel leaves its wait running still gives its permit back now.
+          release(permit, AdaptiveLimiter.Outcome.IGNORED, once);
+        });
+  }
+
+  /**
+   * How a call that held a permit ended: a throttling reply or a timeout is overload, which lowers
+   * the limit; a success's latency feeds it; any other failure says nothing about load.
+   */
+  private static AdaptiveLimiter.Outcome outcome(Throwable error) {
+    Throwable cause =
+        error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
+    if (cause == null) {
+      return AdaptiveLimiter.Outcome.SUCCESS;
+    }
+    return cause instanceof ThrottledException
+            || cause instanceof TimeoutException
+            || cause instanceof SocketTimeoutException
+        ? AdaptiveLimiter.Outcome.DROPPED
+        : AdaptiveLimiter.Outcome.IGNORED;
+  }
+
+  private void release(
+      AdaptiveLimiter.Permit permit, AdaptiveLimiter.Outcome outcome, AtomicBoolean once) {
+    if (once.compareAndSet(false, true)) {
+      release(permit, outcome);
+    }
+  }
+
+  /** Gives a permit back, counting the call as ended (and as throttled when it was overload). */
+  private void release(AdaptiveLimiter.Permit permit, AdaptiveLimiter.Outcome outcome) {
+    if (outcome == AdaptiveLimiter.Outcome.DROPPED) {
+      throttled.increment();
+    }
+    limiter.release(permit, outcome);
+    completed.increment();
   }
 
   @Override

@@ -3,6 +3,8 @@ package io.sluice.core.internal;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spi.Processor;
+import io.sluice.core.spi.Scope;
+import io.sluice.core.spi.Step;
 import java.time.Duration;
 
 /** The part of a flow that decides which thread runs what: one per processing strategy. */
@@ -40,6 +42,11 @@ abstract class Engine {
               + " (return the one it was given to leave it unchanged)");
     }
     return result;
+  }
+
+  /** Enters a scope of {@code execution} on the current thread: the step it starts with. */
+  Step enter(Execution execution, Scope scope, Message message) throws Exception {
+    return scope.enter(message);
   }
 
   /**

@@ -260,7 +260,7 @@ final class Execution implements StageTask, LogContext.Work {
       }
       try {
         if (processor instanceof Scope scope) {
-          if (!take(scope.enter(message))) {
+          if (!take(engine.enter(this, scope, message))) {
             return;
           }
         } else {

@@ -58,6 +58,10 @@ final class InlineSteps {
       return await.next().toCompletableFuture().get();
     } catch (ExecutionException e) {
       throw rethrow(e.getCause());
+    } catch (InterruptedException e) {
+      // The caller gives up: what the scope waits for is cut short, not left running.
+      await.cancel().accept(new SluiceException("The scope's wait was interrupted", e));
+      throw e;
     } catch (CancellationException e) {
       throw new SluiceException("The scope's wait was cancelled", e);
     }

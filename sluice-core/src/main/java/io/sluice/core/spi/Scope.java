@@ -28,7 +28,13 @@ public interface Scope extends Processor {
     return InlineSteps.run(this, message);
   }
 
-  /** Deciding where a message goes is routing work: the scope's chains declare their own types. */
+  /**
+   * Deciding where a message goes is routing work: the scope's chains declare their own types. A
+   * scope whose wait is a call to a remote system (an HTTP request) says BLOCKING_IO: under {@code
+   * auto} it then holds a permit of the flow's adaptive limit from its {@link #enter} until its
+   * wait ends, and its outcome feeds the limit as a blocking processor's does; its {@code enter}
+   * still runs on the thread holding the message and must not block.
+   */
   @Override
   default ProcessingType processingType() {
     return ProcessingType.CPU_LITE;

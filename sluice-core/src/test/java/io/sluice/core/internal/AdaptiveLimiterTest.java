@@ -8,6 +8,7 @@ import io.sluice.core.internal.AdaptiveLimiter.Permit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -357,5 +358,39 @@ class AdaptiveLimiterTest {
     assertThat(limiter.limit()).isLessThanOrEqualTo(32);
     assertThat(granted).isEmpty();
     waiters.forEach(Thread::interrupt);
+  }
+
+  @Test
+  void aCallerQueuedWithoutAThreadGetsTheNextFreedPermitInOrder() throws Exception {
+    AdaptiveLimiter limiter = new AdaptiveLimiter(1, 1, time::now);
+    CompletableFuture<Permit> first = limiter.acquireLater(false);
+    assertThat(first).as("room: granted at once").isDone();
+    CompletableFuture<Permit> second = limiter.acquireLater(false);
+    CompletableFuture<Permit> third = limiter.acquireLater(true);
+    assertThat(second).isNotDone();
+    assertThat(limiter.waiting()).isEqualTo(2);
+    limiter.release(first.join(), Outcome.SUCCESS);
+    assertThat(second).isDone();
+    assertThat(third).isNotDone();
+    assertThat(limiter.inFlight()).isEqualTo(1);
+    assertThat(limiter.waiting()).isEqualTo(1);
+    limiter.release(second.join(), Outcome.IGNORED);
+    assertThat(third).isDone();
+    assertThat(limiter.waiting()).isZero();
+  }
+
+  @Test
+  void aQueuedCallerThatGivesUpLeavesTheQueueAndAGrantedOneMustRelease() throws Exception {
+    AdaptiveLimiter limiter = new AdaptiveLimiter(1, 1, time::now);
+    Permit held = limiter.acquireLater(false).join();
+    CompletableFuture<Permit> givesUp = limiter.acquireLater(false);
+    CompletableFuture<Permit> next = limiter.acquireLater(false);
+    assertThat(limiter.withdraw(givesUp)).isTrue();
+    assertThat(givesUp).isCancelled();
+    assertThat(limiter.waiting()).isEqualTo(1);
+    limiter.release(held, Outcome.SUCCESS);
+    assertThat(next).as("the freed permit skips the caller that gave up").isDone();
+    assertThat(limiter.withdraw(next)).as("granted already").isFalse();
+    assertThat(limiter.inFlight()).isEqualTo(1);
   }
 }

@@ -4,6 +4,7 @@ import static io.sluice.core.router.Routes.app;
 import static io.sluice.core.router.Routes.append;
 import static io.sluice.core.router.Routes.blocking;
 import static io.sluice.core.router.Routes.failing;
+import static io.sluice.core.router.Routes.lite;
 import static io.sluice.core.router.Routes.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -120,6 +121,41 @@ class ScatterGatherRunsRoutesBesideEachOtherTest {
       assertThat(result).as("the caller got its future back while the routes wait").isNotDone();
       release.countDown();
       assertThat(result.get(10, TimeUnit.SECONDS).payload()).isEqualTo(Map.of("1", "x", "2", "x"));
+    }
+  }
+
+  /**
+   * Under {@code auto} a route starts on the thread that forks it; its blocking work must still go
+   * to a thread of its own, or the routes after it would start only when it ends.
+   */
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aRouteThatStartsOnTheCallerThenBlocksDoesNotDelayTheOtherRoutes(ProcessingStrategy strategy)
+      throws Exception {
+    CountDownLatch secondRan = new CountDownLatch(1);
+    Processor waitForTheSecond =
+        blocking(
+            m -> {
+              try {
+                return m.withPayload(secondRan.await(10, TimeUnit.SECONDS) ? "saw it" : "alone");
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return m;
+              }
+            });
+    Processor second =
+        lite(
+            m -> {
+              secondRan.countDown();
+              return m.withPayload("ran");
+            });
+    ScatterGather sg =
+        scatter(null, false, List.of(List.of(append("-lite"), waitForTheSecond), List.of(second)));
+    try (Application app = app(strategy, sg)) {
+      CompletableFuture<Message> result = app.send("f", Message.of("x"));
+      assertThat(result.get(20, TimeUnit.SECONDS).payload())
+          .as("the second route ran while the first one blocked")
+          .isEqualTo(Map.of("1", "saw it", "2", "ran"));
     }
   }
 

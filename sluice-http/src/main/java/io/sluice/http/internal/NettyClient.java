@@ -20,12 +20,15 @@ import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.http.TlsConfig;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.net.ssl.SSLException;
@@ -113,6 +116,41 @@ public final class NettyClient implements AutoCloseable {
    */
   public CompletableFuture<FullHttpResponse> send(
       boolean secure, String host, int port, FullHttpRequest request) {
+    return send(secure, host, port, request, null);
+  }
+
+  /**
+   * As {@link #send(boolean, String, int, FullHttpRequest)}, the future failing with a {@link
+   * TimeoutException} (its connection closed) when the whole response, the wait for a connection
+   * included, has not come within {@code timeout} (null: no limit). The timer is the event loop's:
+   * no thread waits for the answer.
+   */
+  public CompletableFuture<FullHttpResponse> send(
+      boolean secure, String host, int port, FullHttpRequest request, Duration timeout) {
+    CompletableFuture<FullHttpResponse> response = dispatch(secure, host, port, request);
+    if (timeout != null && !response.isDone()) {
+      ScheduledFuture<?> timer =
+          group
+              .next()
+              .schedule(
+                  () -> response.completeExceptionally(new TimeoutException()),
+                  timeout.toNanos(),
+                  TimeUnit.NANOSECONDS);
+      response.whenComplete((r, e) -> timer.cancel(false));
+    }
+    return response;
+  }
+
+  /**
+   * Whether sending over {@code secure} starts without blocking the caller: a first https call
+   * loads the TLS material (files, key stores) first.
+   */
+  public boolean sendsWithoutBlocking(boolean secure) {
+    return !secure || tlsContext != null;
+  }
+
+  private CompletableFuture<FullHttpResponse> dispatch(
+      boolean secure, String host, int port, FullHttpRequest request) {
     SslContext context;
     try {
       context = secure ? tlsContext() : null;
@@ -134,6 +172,13 @@ public final class NettyClient implements AutoCloseable {
                 return;
               }
               Channel channel = (Channel) acquired.getNow();
+              if (response.isDone()) {
+                // Cut short (timed out, cancelled) while it waited for a connection: the
+                // connection goes back unused.
+                request.release();
+                pool.release(channel);
+                return;
+              }
               channel.attr(PENDING).set(response);
               response.whenComplete((r, e) -> giveBack(pool, channel, r, e));
               channel

@@ -8,6 +8,7 @@ import io.sluice.core.spi.FlowContext;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Scope;
 import io.sluice.core.spi.Step;
+import io.sluice.http.internal.ClientMetrics;
 import io.sluice.http.internal.Exchanges;
 import io.sluice.http.internal.NettyClient;
 import java.io.InputStream;
@@ -36,6 +37,7 @@ public final class HttpRequestProcessor implements Scope {
 
   private final HttpRequestConfig config;
   private volatile NettyClient client;
+  private volatile ClientMetrics metrics;
 
   /** A processor making the call {@code config} describes. */
   public HttpRequestProcessor(HttpRequestConfig config) {
@@ -49,6 +51,7 @@ public final class HttpRequestProcessor implements Scope {
 
   @Override
   public void start(FlowContext context) {
+    metrics = new ClientMetrics(context.meterRegistry(), context.flowName(), config.method());
     client =
         new NettyClient(
             config.connectTimeout(),
@@ -103,9 +106,14 @@ public final class HttpRequestProcessor implements Scope {
       this.url = url;
       FullHttpRequest request = Exchanges.request(config, uri, message);
       int port = uri.getPort() != -1 ? uri.getPort() : secure ? 443 : 80;
+      long sent = System.nanoTime();
+      ClientMetrics timed = metrics;
       response = running.send(secure, uri.getHost(), port, request, config.responseTimeout());
       response.whenComplete(
           (received, error) -> {
+            if (timed != null) {
+              timed.called(uri.getHost(), port, outcome(received, error), System.nanoTime() - sent);
+            }
             if (error != null) {
               answer.completeExceptionally(failure(error));
               return;
@@ -118,6 +126,18 @@ public final class HttpRequestProcessor implements Scope {
               received.release();
             }
           });
+    }
+
+    /** The status class of an answer, or what ended the call without one. */
+    private static String outcome(FullHttpResponse received, Throwable error) {
+      if (error == null) {
+        return ClientMetrics.statusClass(received.status().code());
+      }
+      Throwable cause =
+          error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
+      return cause instanceof TimeoutException
+          ? "timeout"
+          : cause instanceof java.util.concurrent.CancellationException ? "cancelled" : "error";
     }
 
     /** Cuts the call short: its connection closes and goes back to the pool. */

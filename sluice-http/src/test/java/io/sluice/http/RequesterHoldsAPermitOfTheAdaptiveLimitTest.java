@@ -92,7 +92,21 @@ class RequesterHoldsAPermitOfTheAdaptiveLimitTest {
       assertThat(stage(app, "sluice.stage.limit")).as("the limit after a 429").isLessThan(8);
       assertThat(stage(app, "sluice.stage.throttled")).isEqualTo(1);
       assertThat(stage(app, "sluice.stage.completed")).isEqualTo(1);
+      app.send("f", call("echo")).get(10, TimeUnit.SECONDS);
+      assertThat(called(app, "4xx").count()).as("the 429, timed by host").isEqualTo(1);
+      assertThat(called(app, "2xx").count()).isEqualTo(1);
+      assertThat(called(app, "2xx").totalTime(TimeUnit.NANOSECONDS)).isPositive();
     }
+  }
+
+  private io.micrometer.core.instrument.Timer called(Application app, String outcome) {
+    return app.meterRegistry()
+        .get("sluice.http.client.requests")
+        .tag("flow", "f")
+        .tag("host", "127.0.0.1:" + server.port())
+        .tag("method", "POST")
+        .tag("outcome", outcome)
+        .timer();
   }
 
   @Test

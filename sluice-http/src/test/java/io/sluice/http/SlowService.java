@@ -47,6 +47,11 @@ final class SlowService implements AutoCloseable, AfterEachCallback {
     server = Listening.start("/{what}", answer);
   }
 
+  /** The port it listens on. */
+  int port() {
+    return server.listener.port();
+  }
+
   /**
    * A requester POSTing to {@code /#[vars.what]} of this service, at most {@code
    * maxConnectionsPerHost} calls at once.

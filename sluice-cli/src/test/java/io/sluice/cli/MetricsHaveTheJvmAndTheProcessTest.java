@@ -1,12 +1,14 @@
 package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** What an operator's scrape of /metrics finds beside the application's own meters. */
@@ -28,7 +30,14 @@ class MetricsHaveTheJvmAndTheProcessTest {
     PrometheusMeterRegistry registry = ManagementServer.registry();
     try (ManagementServer server =
         ManagementServer.start("127.0.0.1", 0, registry, ManagementAccess.OPEN)) {
-      System.gc(); // so that a collection is counted
+      // A collection is counted when the JVM's notification of it arrives, a moment after.
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () -> {
+                System.gc();
+                return scrape(server.port(), null).body().contains("jvm_gc_pause_seconds_count");
+              });
       HttpResponse<String> classic = scrape(server.port(), null);
       assertThat(classic.statusCode()).isEqualTo(200);
       assertThat(classic.headers().firstValue("Content-Type"))

@@ -18,6 +18,9 @@ final class StopPolling {
   private final String job;
   private final AtomicLong stopPolled = new AtomicLong(System.nanoTime());
 
+  /** Whether the last look failed: a storage that stays unreachable is told once, not each time. */
+  private volatile boolean failing;
+
   StopPolling(BlockStore store, long instance, String job) {
     this.store = store;
     this.instance = instance;
@@ -31,9 +34,32 @@ final class StopPolling {
     return now - last >= STOP_POLL_NANOS && stopPolled.compareAndSet(last, now);
   }
 
-  /** Whether the store holds a stop for the instance (logged when it does). */
+  /**
+   * Whether the store holds a stop for the instance (logged when it does). A look the store fails
+   * (a pool with no free connection under load, a statement timeout) says no, and the next period
+   * looks again: thrown, it would be lost on the mover or the sink thread that happened to look,
+   * and the run would wait for ever for the block that thread carried. A storage that is gone fails
+   * the run's next write.
+   */
   boolean requested() {
-    if (!store.stopRequested(instance)) {
+    boolean asked;
+    try {
+      asked = store.stopRequested(instance);
+    } catch (RuntimeException e) {
+      if (!failing) {
+        failing = true;
+        LOG.warn(
+            "Batch job {} instance {}: could not look for a stop request ({}); looking again in {}"
+                + " ms",
+            job,
+            instance,
+            BatchRun.describe(e),
+            TimeUnit.NANOSECONDS.toMillis(STOP_POLL_NANOS));
+      }
+      return false;
+    }
+    failing = false;
+    if (!asked) {
       return false;
     }
     LOG.info("Batch job {} instance {}: stop asked; blocks in flight finish", job, instance);

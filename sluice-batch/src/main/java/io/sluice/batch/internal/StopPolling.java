@@ -1,5 +1,7 @@
 package io.sluice.batch.internal;
 
+import io.sluice.core.logging.RepeatedFailureLog;
+import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -18,13 +20,18 @@ final class StopPolling {
   private final String job;
   private final AtomicLong stopPolled = new AtomicLong(System.nanoTime());
 
-  /** Whether the last look failed: a storage that stays unreachable is told once, not each time. */
-  private volatile boolean failing;
+  /** Failed looks: a storage that stays unreachable is told once, then summarised. */
+  private final RepeatedFailureLog failures;
 
   StopPolling(BlockStore store, long instance, String job) {
     this.store = store;
     this.instance = instance;
     this.job = job;
+    this.failures =
+        new RepeatedFailureLog(
+            LOG,
+            "Batch job " + job + " instance " + instance + " looking for a stop request",
+            Clock.systemUTC());
   }
 
   /** Whether it is time to look again (at most one caller in each period is told so). */
@@ -46,19 +53,16 @@ final class StopPolling {
     try {
       asked = store.stopRequested(instance);
     } catch (RuntimeException e) {
-      if (!failing) {
-        failing = true;
-        LOG.warn(
-            "Batch job {} instance {}: could not look for a stop request ({}); looking again in {}"
-                + " ms",
-            job,
-            instance,
-            BatchRun.describe(e),
-            TimeUnit.NANOSECONDS.toMillis(STOP_POLL_NANOS));
-      }
+      failures.failed(
+          "Batch job {} instance {}: could not look for a stop request ({}); looking again in {}"
+              + " ms",
+          job,
+          instance,
+          BatchRun.describe(e),
+          TimeUnit.NANOSECONDS.toMillis(STOP_POLL_NANOS));
       return false;
     }
-    failing = false;
+    failures.recovered();
     if (!asked) {
       return false;
     }

@@ -62,6 +62,11 @@ public final class BlockStore {
     this.instances = new InstanceTable(sql);
   }
 
+  /** The clock the storage measures times on. */
+  Clock clock() {
+    return clock;
+  }
+
   /** The instance table of the storage {@code db}. */
   public static InstanceTable instances(JdbcAccess db) {
     return new InstanceTable(sql(db));

@@ -1,7 +1,6 @@
 package io.sluice.batch.internal;
 
 import io.sluice.core.logging.RepeatedFailureLog;
-import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -31,7 +30,7 @@ final class StopPolling {
         new RepeatedFailureLog(
             LOG,
             "Batch job " + job + " instance " + instance + " looking for a stop request",
-            Clock.systemUTC());
+            store.clock());
   }
 
   /** Whether it is time to look again (at most one caller in each period is told so). */

@@ -68,6 +68,7 @@ final class GroupCommitWriter implements AutoCloseable {
   private final Counter commits;
   private final DistributionSummary commitWrites;
   private final Counter commitFailures;
+  private final Counter conflictRetries;
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicInteger lanes = new AtomicInteger();
   private volatile boolean closed;
@@ -100,6 +101,11 @@ final class GroupCommitWriter implements AutoCloseable {
     this.commitFailures =
         Counter.builder("sluice.store.commit.failures")
             .description("Write transactions that failed and were rolled back")
+            .tag("type", dialect.type())
+            .register(registry);
+    this.conflictRetries =
+        Counter.builder("sluice.store.commit.conflicts")
+            .description("Write work run again after losing a lock conflict (a deadlock's victim)")
             .tag("type", dialect.type())
             .register(registry);
     // Platform threads: the SQLite driver's native calls would pin a virtual thread's carrier.
@@ -155,8 +161,18 @@ final class GroupCommitWriter implements AutoCloseable {
   private enum Outcome {
     COMMITTED,
     FAILED,
-    NO_CONNECTION
+    NO_CONNECTION,
+    /** Alone, it lost a lock conflict (the database chose it as a deadlock's victim): run again. */
+    CONFLICT
   }
+
+  /**
+   * How many times work alone is run again after losing a lock conflict before it fails. Two lanes
+   * share the PostgreSQL writes, so two transactions can each hold a row the other wants (the batch
+   * store's instance and step rows, whose order differs from one piece of work to the next); the
+   * database rolls one back, and run again it finds the other committed.
+   */
+  static final int CONFLICT_RETRIES = 5;
 
   /** Runs each piece in order; shared work once, where its first item stands, for all items. */
   private static void runAll(WriteContext tx, List<Pending<?>> batch) throws SQLException {
@@ -219,11 +235,11 @@ final class GroupCommitWriter implements AutoCloseable {
     }
 
     private void process(List<Pending<?>> batch) {
-      if (attempt(batch) != Outcome.FAILED || batch.size() == 1) {
+      if (batch.size() > 1 && attempt(batch, false) != Outcome.FAILED) {
         return;
       }
       for (Pending<?> alone : batch) {
-        if (attempt(List.of(alone)) == Outcome.NO_CONNECTION) {
+        if (alone(alone) == Outcome.NO_CONNECTION) {
           // The others would each wait for a connection in vain: attempt() failed them all.
           batch.stream().filter(p -> !p.done()).forEach(p -> p.fail(alone.failure()));
           return;
@@ -231,8 +247,22 @@ final class GroupCommitWriter implements AutoCloseable {
       }
     }
 
-    /** Runs {@code batch} in one transaction; on failure rolls back and, if alone, fails it. */
-    private Outcome attempt(List<Pending<?>> batch) {
+    /** Runs {@code work} in a transaction of its own, again when it loses a lock conflict. */
+    private Outcome alone(Pending<?> work) {
+      for (int conflicts = 0; ; conflicts++) {
+        Outcome outcome = attempt(List.of(work), conflicts < CONFLICT_RETRIES);
+        if (outcome != Outcome.CONFLICT) {
+          return outcome;
+        }
+        conflictRetries.increment();
+      }
+    }
+
+    /**
+     * Runs {@code batch} in one transaction; on failure rolls back and, if alone, fails it, unless
+     * it lost a lock conflict and {@code mayRetry}.
+     */
+    private Outcome attempt(List<Pending<?>> batch, boolean mayRetry) {
       WriteContext tx;
       try {
         tx = context();
@@ -250,6 +280,9 @@ final class GroupCommitWriter implements AutoCloseable {
         rollback(tx);
         tx.clearQueues();
         if (batch.size() == 1) {
+          if (mayRetry && JdbcFailures.isLockConflict(e)) {
+            return Outcome.CONFLICT;
+          }
           batch.getFirst().fail(e);
         }
         return Outcome.FAILED;

@@ -65,6 +65,24 @@ final class JdbcFailures {
     return false;
   }
 
+  /**
+   * Whether {@code e} says the transaction lost a conflict with another and was rolled back, so
+   * that running it again may succeed: a deadlock's victim ({@code 40P01}) or a serialization
+   * failure ({@code 40001}).
+   */
+  static boolean isLockConflict(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql
+          && ("40P01".equals(sql.getSQLState()) || "40001".equals(sql.getSQLState()))) {
+        return true;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
+  }
+
   /** The message of the deepest cause that has one: the driver's own words. */
   static String rootMessage(Throwable e) {
     String message = e.toString();

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /** A step's aggregator in a run: the records waiting for a group, the blocks they belong to. */
 final class Aggregation {
@@ -96,14 +97,21 @@ final class Aggregation {
         positions.add(record.position());
       }
       run.groupsInFlight.incrementAndGet();
-      run.application
-          .send(
-              this.flow,
-              Message.of(payloads)
-                  .withVariables(run.parameters)
-                  .withVariable("instance", run.instance)
-                  .withVariable("positions", positions))
-          .handleAsync(
+      CompletableFuture<Message> sent;
+      try {
+        sent =
+            run.application.send(
+                this.flow,
+                Message.of(payloads)
+                    .withVariables(run.parameters)
+                    .withVariable("instance", run.instance)
+                    .withVariable("positions", positions));
+      } catch (RuntimeException e) {
+        // As a sink's failure: its records fail, its blocks move on (thrown here, they would
+        // stay parked and the group in flight for ever).
+        sent = CompletableFuture.failedFuture(e);
+      }
+      sent.handleAsync(
               (ignored, failure) -> {
                 taken(group, failure);
                 return null;
@@ -111,17 +119,26 @@ final class Aggregation {
               run.movers)
           .exceptionally(
               e -> {
-                run.error.compareAndSet(null, BatchRun.describe(e));
-                run.stopping = true;
-                run.groupsInFlight.decrementAndGet();
-                run.maybeFinish();
+                run.fail(e);
                 return null;
               });
     }
   }
 
-  /** The sink took (or failed) a group: blocks with no record left waiting move on. */
+  /**
+   * The sink took (or failed) a group: blocks with no record left waiting move on. The group is no
+   * longer in flight whatever happens here, or the run would wait for it for ever.
+   */
   private void taken(List<Item> group, Throwable failure) {
+    try {
+      moveOn(group, failure);
+    } finally {
+      run.groupsInFlight.decrementAndGet();
+      run.maybeFinish();
+    }
+  }
+
+  private void moveOn(List<Item> group, Throwable failure) {
     List<Parked> done = new ArrayList<>();
     synchronized (this) {
       for (Item item : group) {
@@ -152,7 +169,5 @@ final class Aggregation {
           new StepCounts(parked.processed, parked.failed, parked.skipped),
           parked.newlyFailed);
     }
-    run.groupsInFlight.decrementAndGet();
-    run.maybeFinish();
   }
 }

@@ -299,6 +299,12 @@ public final class BatchRun {
     }
   }
 
+  /** The run cannot go on: it fails with {@code e}'s description, nothing more is dispatched. */
+  void fail(Throwable e) {
+    error.compareAndSet(null, describe(e));
+    stopping = true;
+  }
+
   boolean mayDispatch() {
     return !stopping && !limitPassed() && !stopAsked();
   }

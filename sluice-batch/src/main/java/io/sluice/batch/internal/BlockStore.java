@@ -62,6 +62,11 @@ public final class BlockStore {
     this.instances = new InstanceTable(sql);
   }
 
+  /** The clock the storage measures times on. */
+  Clock clock() {
+    return clock;
+  }
+
   /** The instance table of the storage {@code db}. */
   public static InstanceTable instances(JdbcAccess db) {
     return new InstanceTable(sql(db));
@@ -278,6 +283,15 @@ public final class BlockStore {
     if (move.executeUpdate() == 0) {
       return false;
     }
+    // The instance's row before the step's: every write of a run that takes both (a load takes only
+    // the instance's) takes them in this order, so two of the writer's transactions on PostgreSQL
+    // cannot each hold one and wait for the other (a deadlock failed a table copy).
+    PreparedStatement total =
+        tx.prepare(
+            "UPDATE sluice_batch_instance SET failed = failed + ?, processed = processed"
+                + " + ?, successful = successful + ?, updated_at = ? WHERE id = ?");
+    bind(total, newlyFailed, processed, successful, now, instance);
+    total.executeUpdate();
     PreparedStatement add =
         tx.prepare(
             "INSERT INTO sluice_batch_step (instance_id, step, processed, failed, skipped)"
@@ -287,12 +301,6 @@ public final class BlockStore {
                 + " skipped = sluice_batch_step.skipped + excluded.skipped");
     bind(add, instance, (long) step, counts.processed(), counts.failed(), counts.skipped());
     add.executeUpdate();
-    PreparedStatement total =
-        tx.prepare(
-            "UPDATE sluice_batch_instance SET failed = failed + ?, processed = processed"
-                + " + ?, successful = successful + ?, updated_at = ? WHERE id = ?");
-    bind(total, newlyFailed, processed, successful, now, instance);
-    total.executeUpdate();
     return true;
   }
 

@@ -59,8 +59,21 @@ final class Dispatch {
             .register(registry);
   }
 
-  /** Sends the block's records through its step's processors. */
+  /**
+   * Sends the block's records through its step's processors. Never throws: what fails before the
+   * records are on their way (the storage, a flow that cannot take them) fails the run and lets the
+   * block go, or the run would wait for ever for it to leave (it runs on a mover, whose exception
+   * nobody sees).
+   */
   void runStep(Flight flight) {
+    try {
+      sendThroughStep(flight);
+    } catch (RuntimeException | Error e) {
+      failed(flight, e);
+    }
+  }
+
+  private void sendThroughStep(Flight flight) {
     BlockStore.Block block = flight.block;
     if (!run.mayDispatch() || block.step() >= run.job.steps().size()) {
       run.leave(flight);
@@ -123,10 +136,9 @@ final class Dispatch {
             });
   }
 
-  /** The run cannot go on (the storage failed): nothing more is dispatched. */
+  /** The run cannot go on (the storage failed): nothing more is dispatched; the block leaves. */
   private Void failed(Flight flight, Throwable e) {
-    run.error.compareAndSet(null, BatchRun.describe(e));
-    run.stopping = true;
+    run.fail(e);
     run.leave(flight);
     return null;
   }
@@ -183,7 +195,11 @@ final class Dispatch {
         flight, new Aggregation.Parked(flight, index, after, counts, newlyFailed), aggregated);
   }
 
-  /** Commits the block's step and sends it on to the next step, or out. */
+  /**
+   * Commits the block's step and sends it on to the next step, or out. A commit the storage refuses
+   * fails the run and lets the block go (it stays stored at its step): it is called where nobody
+   * would see the exception, after the aggregator's sink took the block's records.
+   */
   void commit(Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
     BlockStore.Block block = flight.block;
     boolean last = block.step() == run.job.steps().size() - 1;
@@ -191,8 +207,16 @@ final class Dispatch {
       toOutput(flight, after, counts, newlyFailed);
       return;
     }
-    if (run.store.advance(
-        run.instance, block.number(), block.step(), last, after, counts, newlyFailed)) {
+    boolean moved;
+    try {
+      moved =
+          run.store.advance(
+              run.instance, block.number(), block.step(), last, after, counts, newlyFailed);
+    } catch (RuntimeException e) {
+      failed(flight, e);
+      return;
+    }
+    if (moved) {
       run.failed.addAndGet(newlyFailed);
       run.failedMeter.increment(newlyFailed);
       if (last) {

@@ -110,6 +110,10 @@ final class LoadCommitter implements AutoCloseable {
           store.accept(groups);
         } catch (RuntimeException e) {
           failure = e; // the loader sees it at its next hand-over; what follows is not stored
+        } catch (Error e) {
+          // The thread goes on taking what is handed over: dead, it would leave the loader
+          // waiting for ever for room in a full queue.
+          failure = new SluiceException("storing the loaded blocks failed: " + e, e);
         }
       }
       if (end) {

@@ -153,11 +153,8 @@ class StagesAndFlowsPublishTheirMetricsTest {
                 assertThat(outcome(registry, "completed")).isEqualTo(1);
                 assertThat(outcome(registry, "failed")).isEqualTo(1);
                 assertThat(outcome(registry, "refused")).isEqualTo(1);
-                assertThat(duration(registry, "completed").count()).isEqualTo(1);
-                assertThat(duration(registry, "failed").count()).isEqualTo(1);
-                assertThat(duration(registry, "failed").totalTime(TimeUnit.NANOSECONDS))
-                    .as("the failed message waited at the gate: its time is counted")
-                    .isGreaterThan(duration(registry, "completed").totalTime(TimeUnit.NANOSECONDS));
+                assertThat(duration(registry, "completed").count()).isLessThanOrEqualTo(1);
+                assertThat(duration(registry, "failed").count()).isLessThanOrEqualTo(1);
                 assertThat(
                         registry.get("sluice.flow.inflight").tag("flow", "metered").gauge().value())
                     .isZero();
@@ -167,6 +164,23 @@ class StagesAndFlowsPublishTheirMetricsTest {
 
   private static RequiredSearch stage(MeterRegistry registry, String name) {
     return registry.get(name).tag("flow", "metered").tag("stage", "auto");
+  }
+
+  @Test
+  void aRandomSixteenthOfTheMessagesIsTimed() throws Exception {
+    Flow flow = Flow.builder("metered").processor(m -> m).build();
+    try (Application app = Application.builder().flow(flow).build()) {
+      app.start();
+      for (int i = 0; i < 3_200; i++) {
+        app.send("metered", Message.of(i)).get(10, TimeUnit.SECONDS);
+      }
+      MeterRegistry registry = app.meterRegistry();
+      await().untilAsserted(() -> assertThat(outcome(registry, "completed")).isEqualTo(3_200));
+      // 200 expected; a binomial of 3,200 draws of 1/16 stays within 120 and 280 but once in
+      // about ten million runs.
+      assertThat(duration(registry, "completed").count()).isBetween(120L, 280L);
+      assertThat(duration(registry, "completed").max(TimeUnit.NANOSECONDS)).isPositive();
+    }
   }
 
   private static io.micrometer.core.instrument.Timer duration(

@@ -27,7 +27,10 @@ final class Execution implements StageTask, LogContext.Work {
   private final FlowRuntime flow;
   private final CompletableFuture<Message> result;
 
-  /** When the message came in ({@link System#nanoTime}), for the flow's duration timer. */
+  /**
+   * When the message came in ({@link System#nanoTime}), for the flow's duration timer; 0 when it is
+   * not one of the timed sample.
+   */
   private final long started;
 
   private final List<OnError> errorHandler;
@@ -110,7 +113,7 @@ final class Execution implements StageTask, LogContext.Work {
       List<OnError> errorHandler,
       boolean cancellable) {
     this.cancellable = cancellable;
-    this.started = FlowRuntime.TIMED ? System.nanoTime() : 0;
+    this.started = FlowRuntime.timesThisOne() ? System.nanoTime() : 0;
     this.flow = flow;
     this.chain = chain;
     this.message = message;
@@ -475,7 +478,7 @@ final class Execution implements StageTask, LogContext.Work {
     return cancellable;
   }
 
-  /** When the message came in ({@link System#nanoTime}); 0 when flows are not timed. */
+  /** When the message came in ({@link System#nanoTime}); 0 when it is not timed. */
   long started() {
     return started;
   }

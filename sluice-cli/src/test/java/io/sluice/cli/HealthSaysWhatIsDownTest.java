@@ -117,6 +117,40 @@ class HealthSaysWhatIsDownTest {
   }
 
   @Test
+  void aCheckThatAnInterruptCannotEndStillAnswersByTheDeadlineAndIsNotStartedTwice()
+      throws Exception {
+    Object held = new Object(); // entering a held monitor ignores interrupts, as a socket read does
+    java.util.concurrent.atomic.AtomicInteger started =
+        new java.util.concurrent.atomic.AtomicInteger();
+    HealthContributor stuck =
+        HealthContributor.of(
+            "store",
+            () -> {
+              started.incrementAndGet();
+              synchronized (held) {
+                return List.of(HealthCheck.up("store", "answered at last"));
+              }
+            });
+    try (ManagementServer server =
+        ManagementServer.start(
+            "127.0.0.1", 0, ManagementServer.registry(), ManagementAccess.OPEN)) {
+      server.ready(List.of(stuck));
+      synchronized (held) {
+        for (int probe = 0; probe < 2; probe++) {
+          long start = System.nanoTime();
+          HttpResponse<String> answer = get(server.port(), "/health/ready", null);
+          long millis = (System.nanoTime() - start) / 1_000_000;
+          assertThat(answer.statusCode()).isEqualTo(503);
+          assertThat(millis).isLessThan(ManagementServer.HEALTH_DEADLINE.toMillis() + 2_000);
+        }
+      }
+      assertThat(started.get())
+          .as("the hung check is waited for again, not started again")
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
   void withATokenSetAProbeWithoutItSeesStatesButNoDetails() throws Exception {
     Path tokenFile = Files.writeString(work.resolve("token"), TOKEN);
     ManagementAccess access = ManagementAccess.of("127.0.0.1", tokenFile, false, Map.of());

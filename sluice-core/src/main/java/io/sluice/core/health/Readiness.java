@@ -4,11 +4,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -16,8 +16,9 @@ import java.util.function.Supplier;
 /**
  * Asks every contributor at once, each on a virtual thread, and waits at most {@code deadline}: a
  * contributor that has not answered by then (a database that does not answer) is down, named with
- * the deadline it missed. The answer is kept for {@code reuse}, so a probe or a client asking in a
- * loop costs the store at most one round trip per interval.
+ * the deadline it missed, and its check is left running, not waited for. The answer is kept for
+ * {@code reuse}, so a probe or a client asking in a loop costs the store at most one round trip per
+ * interval.
  */
 public final class Readiness {
 
@@ -26,6 +27,9 @@ public final class Readiness {
   private final Duration reuse;
   private final Clock clock;
   private State last;
+
+  /** The check of each component still running or last run, by its name. */
+  private final Map<String, CompletableFuture<List<HealthCheck>>> running = new HashMap<>();
 
   private record State(Instant at, List<HealthCheck> checks) {}
 
@@ -60,17 +64,42 @@ public final class Readiness {
   private List<HealthCheck> askAll() {
     List<? extends HealthContributor> all = contributors.get();
     List<CompletableFuture<List<HealthCheck>>> asked = new ArrayList<>(all.size());
-    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-      for (HealthContributor contributor : all) {
-        asked.add(CompletableFuture.supplyAsync(contributor::health, threads));
+    for (HealthContributor contributor : all) {
+      asked.add(ask(contributor));
+    }
+    long end = System.nanoTime() + deadline.toNanos();
+    List<HealthCheck> checks = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      checks.addAll(answer(all.get(i), asked.get(i), end));
+    }
+    return List.copyOf(checks);
+  }
+
+  /**
+   * The check of {@code contributor}, on a virtual thread of its own. A check still running from an
+   * earlier ask (a database that does not answer, a socket read an interrupt does not end) is
+   * waited for again rather than started once more: a probe asking every second while the store
+   * hangs piles up no threads, and no answer ever waits past the deadline for it.
+   */
+  private CompletableFuture<List<HealthCheck>> ask(HealthContributor contributor) {
+    synchronized (running) {
+      CompletableFuture<List<HealthCheck>> earlier = running.get(contributor.component());
+      if (earlier != null && !earlier.isDone()) {
+        return earlier;
       }
-      long end = System.nanoTime() + deadline.toNanos();
-      List<HealthCheck> checks = new ArrayList<>();
-      for (int i = 0; i < all.size(); i++) {
-        checks.addAll(answer(all.get(i), asked.get(i), end));
-      }
-      threads.shutdownNow(); // a check still waiting is abandoned, not waited for
-      return List.copyOf(checks);
+      CompletableFuture<List<HealthCheck>> check = new CompletableFuture<>();
+      running.put(contributor.component(), check);
+      Thread.ofVirtual()
+          .name("sluice-health-check")
+          .start(
+              () -> {
+                try {
+                  check.complete(contributor.health());
+                } catch (Throwable e) {
+                  check.completeExceptionally(e);
+                }
+              });
+      return check;
     }
   }
 
@@ -79,7 +108,6 @@ public final class Readiness {
     try {
       return asked.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      asked.cancel(true);
       return List.of(
           HealthCheck.down(
               contributor.component(), "did not answer within " + deadline.toMillis() + " ms"));

@@ -74,10 +74,21 @@ final class ManagementApi {
         return;
       }
       exchange.getRequestBody().readNBytes(64 * 1024); // an action's body says nothing more
+      if (path.size() >= 2
+          && path.get(0).equals("queues")
+          && current.queue(path.get(1)).isEmpty()) {
+        reply(
+            exchange,
+            404,
+            Map.of("error", "no flow takes from a queue named '" + path.get(1) + "'"));
+        return;
+      }
       route(exchange, current, post, path);
     } catch (SluiceException e) {
-      // a flow or queue there is not (closing the exchange first would lose this answer)
-      reply(exchange, 404, Map.of("error", Secrets.mask(e.getMessage())));
+      // What is there could not do it: the store away, a source that cannot start again. A flow
+      // or queue there is not was answered 404 before this (closing the exchange first would lose
+      // this answer).
+      reply(exchange, 503, Map.of("error", Secrets.mask(e.getMessage())));
     } finally {
       exchange.close();
     }

@@ -82,11 +82,10 @@ class EveryMeterIsDocumentedTest {
     Pattern quoted = Pattern.compile("`([a-z0-9.]+)`");
     for (String doc : new String[] {"docs/architecture.md", "docs/configuration.md"}) {
       for (String line : Files.readAllLines(ROOT.resolve(doc))) {
-        Matcher m = quoted.matcher(line);
         String full = null;
         boolean row = line.startsWith("| `sluice.");
         String firstCell = row ? line.substring(1, line.indexOf('|', 1)) : line;
-        m = quoted.matcher(firstCell);
+        Matcher m = quoted.matcher(firstCell);
         while (m.find()) {
           String token = m.group(1);
           if (token.startsWith("sluice.")) {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -23,6 +24,7 @@ public final class ClientMetrics {
   private final String flow;
   private final String method;
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+  private final Set<String> hosts = ConcurrentHashMap.newKeySet();
 
   /** The timers of the calls a flow's requester makes with {@code method}. */
   public ClientMetrics(MeterRegistry registry, String flow, String method) {
@@ -34,8 +36,14 @@ public final class ClientMetrics {
   /** A call to {@code host:port} ended with {@code outcome} after {@code nanos}. */
   public void called(String host, int port, String outcome, long nanos) {
     String where = host + ":" + port;
-    if (!timers.containsKey(where + ' ' + outcome) && hosts() >= MAX_HOSTS) {
-      where = "other";
+    // A host already timed keeps its own timers, a new outcome of it too; a new host beyond the
+    // bound does not.
+    if (!hosts.contains(where)) {
+      if (hosts.size() >= MAX_HOSTS) {
+        where = "other";
+      } else {
+        hosts.add(where);
+      }
     }
     String target = where;
     timers
@@ -53,10 +61,6 @@ public final class ClientMetrics {
                     .maximumExpectedValue(Duration.ofMinutes(5))
                     .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
-  }
-
-  private long hosts() {
-    return timers.keySet().stream().map(k -> k.substring(0, k.indexOf(' '))).distinct().count();
   }
 
   /** The outcome of an answer with {@code status}: its class. */

@@ -8,14 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.core.Message;
 import io.sluice.core.app.Application;
 import io.sluice.core.app.Operations;
-import io.sluice.core.flow.Flow;
-import io.sluice.core.spi.ProcessingType;
-import io.sluice.core.spi.Processor;
-import io.sluice.core.store.QueueOptions;
 import io.sluice.core.store.StorageConfig;
-import io.sluice.core.vm.VmListenerSource;
-import io.sluice.core.vm.VmPersistence;
-import io.sluice.core.vm.VmPublishProcessor;
+import io.sluice.testkit.DeadLetterFlows;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,7 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,38 +60,14 @@ class TheManagementApiActsOnlyWithTheTokenTest {
 
   @Test
   void flowsStopAndStartAndADeadLetterIsRequeuedOnceWithTheToken() throws Exception {
-    AtomicBoolean downstreamUp = new AtomicBoolean(false);
-    Flow publish =
-        Flow.builder("publish")
-            .processor(new VmPublishProcessor("orders", false, Duration.ofSeconds(5), true))
-            .build();
-    Flow consume =
-        Flow.builder("consume")
-            .source(
-                new VmListenerSource(
-                    "orders",
-                    1,
-                    new VmPersistence(
-                        QueueOptions.DEFAULTS.withMaxDeliveries(1),
-                        Duration.ZERO,
-                        VmPersistence.DEFAULT_MAX_OUTSTANDING)))
-            .processor(
-                Processor.of(
-                    ProcessingType.CPU_LITE,
-                    m -> {
-                      if (!downstreamUp.get()) {
-                        throw new IllegalStateException("downstream refused " + m.payload());
-                      }
-                      return m;
-                    }))
-            .build();
+    DeadLetterFlows orders = new DeadLetterFlows();
     Path tokenFile = Files.writeString(work.resolve("token"), TOKEN);
     ManagementAccess access = ManagementAccess.of("127.0.0.1", tokenFile, false, Map.of());
     try (Application app =
             Application.builder()
                 .storage(StorageConfig.builder().type("memory").build())
-                .flow(publish)
-                .flow(consume)
+                .flow(orders.publish())
+                .flow(orders.consume())
                 .build();
         ManagementServer server =
             ManagementServer.start("127.0.0.1", 0, ManagementServer.registry(), access)) {
@@ -135,7 +104,7 @@ class TheManagementApiActsOnlyWithTheTokenTest {
       assertThat(act(port, "/api/flows/consume/start").statusCode()).isEqualTo(200);
 
       app.send("publish", Message.of("order 7")).get(5, TimeUnit.SECONDS);
-      String queue = VmPersistence.durableName("orders");
+      String queue = DeadLetterFlows.QUEUE;
       String encoded = queue.replace("/", "%2F");
       await()
           .atMost(Duration.ofSeconds(10))
@@ -153,7 +122,7 @@ class TheManagementApiActsOnlyWithTheTokenTest {
       assertThat(dead.get(0).get("reason").asText()).isNotBlank();
       long id = dead.get(0).get("id").asLong();
 
-      downstreamUp.set(true);
+      orders.downstreamUp.set(true);
       String requeue = "/api/queues/" + encoded + "/dead-letters/" + id + "/requeue";
       assertThat(act(port, requeue).statusCode()).isEqualTo(200);
       HttpResponse<String> twice = act(port, requeue);

@@ -8,13 +8,7 @@ import io.sluice.core.app.Application;
 import io.sluice.core.app.Jmx;
 import io.sluice.core.flow.Flow;
 import io.sluice.core.scheduler.SchedulerSource;
-import io.sluice.core.spi.ProcessingType;
-import io.sluice.core.spi.Processor;
-import io.sluice.core.store.QueueOptions;
 import io.sluice.core.store.StorageConfig;
-import io.sluice.core.vm.VmListenerSource;
-import io.sluice.core.vm.VmPersistence;
-import io.sluice.core.vm.VmPublishProcessor;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -27,45 +21,19 @@ class OperatorsActThroughJmxTest {
   @Test
   void aFlowIsStoppedAndStartedAndADeadLetterRequeuedOverJmx() throws Exception {
     AtomicInteger ticks = new AtomicInteger();
-    AtomicInteger failUntil = new AtomicInteger(1);
-    AtomicInteger handled = new AtomicInteger();
+    DeadLetterFlows orders = new DeadLetterFlows();
     Flow ticking =
         Flow.builder("ticking")
             .source(SchedulerSource.fixedFrequency(Duration.ofMillis(20), Duration.ZERO))
             .processor(m -> m.withPayload(ticks.incrementAndGet()))
-            .build();
-    Flow publish =
-        Flow.builder("publish")
-            .processor(new VmPublishProcessor("orders", false, Duration.ofSeconds(5), true))
-            .build();
-    Flow consume =
-        Flow.builder("consume")
-            .source(
-                new VmListenerSource(
-                    "orders",
-                    1,
-                    new VmPersistence(
-                        QueueOptions.DEFAULTS.withMaxDeliveries(1),
-                        Duration.ZERO,
-                        VmPersistence.DEFAULT_MAX_OUTSTANDING)))
-            .processor(
-                Processor.of(
-                    ProcessingType.CPU_LITE,
-                    m -> {
-                      if (failUntil.get() > 0) {
-                        throw new IllegalStateException("downstream refused " + m.payload());
-                      }
-                      handled.incrementAndGet();
-                      return m;
-                    }))
             .build();
     try (RemoteJmx jmx = RemoteJmx.connect();
         Application app =
             Application.builder()
                 .storage(StorageConfig.builder().type("memory").build())
                 .flow(ticking)
-                .flow(publish)
-                .flow(consume)
+                .flow(orders.publish())
+                .flow(orders.consume())
                 .build()) {
       app.start();
       try (AutoCloseable beans = Jmx.register(app)) {
@@ -86,17 +54,16 @@ class OperatorsActThroughJmxTest {
 
         app.send("publish", Message.of("order 7")).get(5, TimeUnit.SECONDS);
         Jmx.QueueMXBean queue =
-            jmx.proxy(
-                Jmx.name("Queue", VmPersistence.durableName("orders")), Jmx.QueueMXBean.class);
+            jmx.proxy(Jmx.name("Queue", DeadLetterFlows.QUEUE), Jmx.QueueMXBean.class);
         assertThat(queue.getFlow()).isEqualTo("consume");
         await().atMost(Duration.ofSeconds(10)).until(() -> queue.getDeadLetters() == 1);
         String dead = queue.deadLetters(10).getFirst();
         assertThat(dead).contains("order 7");
         long id = Long.parseLong(dead.substring(0, dead.indexOf(',')));
 
-        failUntil.set(0);
+        orders.downstreamUp.set(true);
         assertThat(queue.requeueDeadLetter(id)).isTrue();
-        await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> orders.handled.get() == 1);
         assertThat(queue.getDeadLetters()).isZero();
         assertThat(queue.requeueDeadLetter(id))
             .as("handled meanwhile: nothing to requeue")

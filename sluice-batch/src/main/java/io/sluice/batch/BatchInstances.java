@@ -35,10 +35,15 @@ public final class BatchInstances implements AutoCloseable {
   private final Clock clock;
   private final AutoCloseable resource;
 
-  private BatchInstances(String where, InstanceTable.Sql sql, Clock clock, AutoCloseable resource) {
+  private BatchInstances(
+      String where,
+      InstanceTable.Sql sql,
+      boolean keepsFailures,
+      Clock clock,
+      AutoCloseable resource) {
     this.where = where;
     this.table = sql == null ? null : new InstanceTable(sql);
-    this.failures = sql == null ? null : new FailureTable(sql);
+    this.failures = sql == null || !keepsFailures ? null : new FailureTable(sql);
     this.clock = clock;
     this.resource = resource;
   }
@@ -57,13 +62,13 @@ public final class BatchInstances implements AutoCloseable {
               config.sqliteFile().toAbsolutePath().normalize(), config.connectTimeout());
       String where = "sqlite " + config.sqliteFile().toAbsolutePath().normalize();
       return guest == null
-          ? new BatchInstances(where, null, clock, null)
-          : new BatchInstances(where, guest, clock, guest);
+          ? new BatchInstances(where, null, false, clock, null)
+          : new BatchInstances(where, guest, guest.has(FailureTable.TABLE), clock, guest);
     }
     Storage storage = Storages.open(config, values, new SimpleMeterRegistry(), clock, loader);
     try {
       InstanceTable.Sql sql = BlockStore.sql(JdbcAccess.of(storage));
-      return new BatchInstances(storage.describe(), sql, clock, storage);
+      return new BatchInstances(storage.describe(), sql, true, clock, storage);
     } catch (RuntimeException e) {
       storage.close();
       throw e;

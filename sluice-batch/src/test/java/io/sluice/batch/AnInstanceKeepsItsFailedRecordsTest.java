@@ -157,6 +157,26 @@ class AnInstanceKeepsItsFailedRecordsTest {
   }
 
   @Test
+  void aFileAnOlderSluiceLastOpenedHasNoFailuresKeptButItsInstancesAreListed() throws Exception {
+    BatchJob job =
+        BatchJob.builder("numbers")
+            .input(BatchInput.generator(10, i -> i))
+            .maxFailedRecords(BatchJob.UNLIMITED)
+            .step(BatchStep.builder("none").processor(failing(n -> true)).build())
+            .build();
+    BatchResult result = batch.engine.start(job).result().get(30, TimeUnit.SECONDS);
+    try (java.sql.Connection c =
+        java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("sluice.db"))) {
+      c.createStatement().execute("DROP TABLE sluice_batch_failure");
+    }
+
+    try (BatchInstances instances = beside()) {
+      assertThat(instances.find(result.instance())).isPresent();
+      assertThat(instances.failures(result.instance(), 0, 10)).isEmpty();
+    }
+  }
+
+  @Test
   void aBoundOutOfRangeIsRefusedNamingTheKey() {
     assertThatThrownBy(
             () ->

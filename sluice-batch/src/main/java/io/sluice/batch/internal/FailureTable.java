@@ -20,6 +20,9 @@ import java.util.List;
  */
 public final class FailureTable {
 
+  /** The table's name: a file no Sluice since V11 opened has none (and no failures kept). */
+  public static final String TABLE = "sluice_batch_failure";
+
   private static final String COLUMNS =
       "SELECT position, step, error, payload, failed_at FROM sluice_batch_failure";
 

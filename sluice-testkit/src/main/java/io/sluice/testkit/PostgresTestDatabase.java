@@ -87,7 +87,8 @@ public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCa
         "DROP TABLE IF EXISTS sluice_queue_payload, sluice_queue_dead, sluice_queue,"
             + " sluice_object_store,"
             + " sluice_job_payload, sluice_job_error, sluice_job_node, sluice_job,"
-            + " sluice_batch_instance, sluice_batch_block, sluice_batch_step, sluice_schema"
+            + " sluice_batch_instance, sluice_batch_block, sluice_batch_step, sluice_batch_failure,"
+            + " sluice_schema"
             + " CASCADE");
   }
 

@@ -64,7 +64,7 @@ final class JobsStatsCommand implements Callable<Integer> {
    * {@code {"types": [{"type", "waiting", "due", "running", "incidents", "oldestDue",
    * "oldestDueWaitedSeconds"}...]}}, no total (a script adds them up).
    */
-  private static Map<String, Object> json(List<JobTypeStats> stats, Instant now) {
+  static Map<String, Object> json(List<JobTypeStats> stats, Instant now) {
     List<Map<String, Object>> types = new ArrayList<>();
     for (JobTypeStats type : stats) {
       Map<String, Object> json = OutputOption.object();

@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.batch.BatchInstances;
 import io.sluice.batch.BatchJmx;
 import io.sluice.batch.BatchLauncher;
 import io.sluice.batch.config.BatchConfig;
@@ -136,7 +137,19 @@ final class RunCommand implements Callable<Integer> {
         if (jobs != null) {
           parts.add(jobs);
         }
-        management.ready(parts, new Operations(app));
+        // The console's jobs and batch instances: those of the application's store, whether or
+        // not this process runs a node or a batch (a memory store keeps neither).
+        boolean durable = app.storage().durable();
+        ClassLoader loader = classpath.loader();
+        management.ready(
+            parts,
+            new Operations(app),
+            durable
+                ? configuration.section(JobsConfig.class).store(app.storage(), app.storedValues())
+                : null,
+            durable
+                ? () -> BatchInstances.open(app.storageConfig(), app.storedValues(), loader)
+                : null);
       }
       LOG.info(
           "Sluice {} is running {} flow(s){} from {}; stop it with Ctrl+C or SIGTERM",

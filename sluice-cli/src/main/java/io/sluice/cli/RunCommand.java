@@ -122,6 +122,7 @@ final class RunCommand implements Callable<Integer> {
     AutoCloseable beans = null;
     AutoCloseable nodeBean = null;
     AutoCloseable batchBean = null;
+    AutoCloseable discovery = null;
     try {
       configuration.section(BatchConfig.class).launcher().bind(app);
       app.start();
@@ -150,6 +151,9 @@ final class RunCommand implements Callable<Integer> {
             durable
                 ? () -> BatchInstances.open(app.storageConfig(), app.storedValues(), loader)
                 : null);
+        // sluice jobs, finding the embedded store held by this process, asks the API instead.
+        discovery =
+            ManagementDiscovery.publish(app.storageConfig(), managementHost, management.port());
       }
       LOG.info(
           "Sluice {} is running {} flow(s){} from {}; stop it with Ctrl+C or SIGTERM",
@@ -170,6 +174,7 @@ final class RunCommand implements Callable<Integer> {
       return awaitSignalAndStop(
           app, jobs, configuration.section(BatchConfig.class).launcher(), signal);
     } finally {
+      closeQuietly(discovery);
       closeQuietly(batchBean);
       closeQuietly(nodeBean);
       closeQuietly(beans);
@@ -189,7 +194,7 @@ final class RunCommand implements Callable<Integer> {
       try {
         beans.close();
       } catch (Exception e) {
-        LOG.debug("Could not unregister MBeans", e);
+        LOG.debug("Could not let go of {}", beans, e);
       }
     }
   }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -32,9 +33,10 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * The console end to end in a real headless Chromium (Debian's, installed by {@code
  * bin/install-browser}) against a real {@code sluice run}: the page asks for the token, shows a
- * flow's count rising without a reload, and its Retry button runs a real incident. Skipped with a
- * message where no chromium is installed, except under {@code CI=true}, where it fails. It leaves
- * {@code target/console.png}, the screenshot README shows (copied to docs/ by hand).
+ * flow's count rising without a reload, its Retry button runs a real incident, a dead letter is
+ * inspected and requeued, and a running batch instance is stopped. Skipped with a message where no
+ * chromium is installed, except under {@code CI=true}, where it fails. It leaves {@code
+ * target/console.png}, the screenshot README shows (copied to docs/ by hand).
  */
 @Tag("browser")
 class TheConsoleShowsALiveApplicationInABrowserTest {
@@ -49,7 +51,7 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
   private final HttpClient client = HttpClient.newHttpClient();
 
   @Test
-  void thePageShowsAFlowsCountRisingAndRetriesARealIncident() throws Exception {
+  void thePageShowsAFlowsCountRisingAndActsOnARealIncidentDeadLetterAndBatch() throws Exception {
     boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
     String missing =
         "no "
@@ -80,6 +82,29 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
           - name: send-order
             processors:
               - component: { class: io.sluice.cli.FailsTheFirstRunOfEachPayload }
+          - name: take-order
+            source:
+              scheduler: { frequency: 1h, startDelay: 0s }
+            processors:
+              - set-payload: { value: "order-42" }
+              - vm-publish: { queue: orders, persistent: true }
+          - name: fulfil
+            source:
+              vm-listener: { queue: orders, persistent: true, maxDeliveries: 1 }
+            processors:
+              - component: { class: io.sluice.cli.FailsTheFirstRunOfEachPayload }
+          - name: nightly
+            source:
+              scheduler: { frequency: 1h, startDelay: 0s }
+            processors:
+              - batch-execute: { job: import-orders }
+        batch:
+          - name: import-orders
+            input: { generator: { count: 100000 } }
+            steps:
+              - name: load
+                processors:
+                  - component: { class: io.sluice.cli.SlowCopy }
         """);
     CliRun created =
         CliRun.of(
@@ -131,17 +156,33 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
             .isFalse();
         assertThat(browser.findElement(By.id("banner")).isDisplayed()).as("no outage").isFalse();
         By retry = By.cssSelector("tr[data-job='" + incident + "'] button.retry");
-        WebElement button = await().atMost(WAIT).until(() -> find(browser, retry), b -> b != null);
+        await().atMost(WAIT).until(() -> find(browser, retry) != null);
         assertThat(
                 browser
                     .findElement(By.cssSelector("tr[data-job='" + incident + "'] td.error"))
                     .getText())
             .as("an error is shown as text, not markup")
             .contains("<b>not markup</b>");
+        By batchStop = By.cssSelector("#batch tr[data-instance] button");
+        await()
+            .atMost(WAIT)
+            .alias("the batch instance runs")
+            .until(() -> find(browser, batchStop) != null);
+
+        By queue = By.cssSelector("tr[data-queue] button");
+        await().atMost(WAIT).until(() -> find(browser, queue) != null);
+        click(browser, queue);
+        By requeue = By.cssSelector("#dead-letters tr[data-dead-letter] button");
+        await()
+            .atMost(WAIT)
+            .alias("the dead letter is shown")
+            .until(() -> find(browser, requeue) != null);
+        assertThat(browser.findElement(By.cssSelector("#dead-letters td.payload")).getText())
+            .isEqualTo("order-42");
         Path shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath();
         Files.copy(shot, Path.of("target", "console.png"), StandardCopyOption.REPLACE_EXISTING);
 
-        button.click();
+        click(browser, retry);
         await()
             .atMost(WAIT)
             .alias("the incident leaves the page")
@@ -155,6 +196,32 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
             .alias("and completed: the store has it no longer")
             .until(() -> status(base, "/api/jobs/" + incident) == 404);
         assertThat(browser.findElement(By.id("status")).getText()).contains("waits again");
+
+        click(browser, requeue);
+        await()
+            .atMost(WAIT)
+            .alias("the requeued dead letter is taken again, and handled")
+            .until(() -> Files.exists(work.resolve("ran-order-42")));
+        await()
+            .atMost(WAIT)
+            .until(() -> api(base, "/api/queues").get(0).get("deadLetters").asLong() == 0);
+
+        long instance = api(base, "/api/batch").get(0).get("id").asLong();
+        click(browser, batchStop);
+        await()
+            .atMost(WAIT)
+            .alias("the batch instance stops")
+            .until(
+                () -> api(base, "/api/batch/" + instance).get("state").asText().equals("STOPPED"));
+        await()
+            .atMost(WAIT)
+            .alias("and the page says so")
+            .ignoreExceptions()
+            .until(
+                () ->
+                    find(browser, By.cssSelector("#batch tr[data-instance='" + instance + "']"))
+                        .getText()
+                        .contains("STOPPED"));
       } finally {
         browser.quit();
       }
@@ -183,6 +250,18 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
     return new ChromeDriver(service, options);
   }
 
+  /** Clicks what {@code by} finds, again if a redraw replaced it under the click. */
+  private static void click(WebDriver browser, By by) {
+    await()
+        .atMost(WAIT)
+        .ignoreExceptions()
+        .until(
+            () -> {
+              browser.findElement(by).click();
+              return true;
+            });
+  }
+
   private static WebElement visible(WebDriver browser, String id) {
     WebElement element = browser.findElement(By.id(id));
     return element.isDisplayed() ? element : null;
@@ -198,7 +277,12 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
     if (cell == null) {
       return null;
     }
-    String text = cell.getText().replace(",", "");
+    String text;
+    try {
+      text = cell.getText().replace(",", "");
+    } catch (StaleElementReferenceException redrawn) {
+      return null; // the page redrew the row between the find and the read: read it again
+    }
     return text.matches("\\d+") ? Long.parseLong(text) : null;
   }
 

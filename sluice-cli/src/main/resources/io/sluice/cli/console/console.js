@@ -107,11 +107,30 @@ function askForToken() {
   document.getElementById("token").focus();
 }
 
+// Fills tbody with a row per item. A row whose item did not change is kept as it is, so a
+// button under the pointer is not replaced by a copy of itself while it is clicked.
 function rows(tbody, list, columns, row, emptyText) {
   if (list.length === 0) {
     tbody.replaceChildren(el("tr", {}, el("td", { class: "empty", colSpan: columns }, emptyText)));
-  } else {
-    tbody.replaceChildren(...list.map(row));
+    return;
+  }
+  const old = new Map();
+  for (const tr of tbody.children) {
+    if (tr.sluiceItem) old.set(tr.sluiceItem, tr);
+  }
+  const next = list.map((item) => {
+    const text = JSON.stringify(item);
+    const kept = old.get(text);
+    if (kept) {
+      old.delete(text);
+      return kept;
+    }
+    const tr = row(item);
+    tr.sluiceItem = text;
+    return tr;
+  });
+  if (next.length !== tbody.children.length || next.some((tr, i) => tbody.children[i] !== tr)) {
+    tbody.replaceChildren(...next);
   }
 }
 

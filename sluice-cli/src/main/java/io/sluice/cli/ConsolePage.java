@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -67,10 +66,12 @@ final class ConsolePage {
       headers.set("X-Content-Type-Options", "nosniff");
       headers.set("Referrer-Policy", "no-referrer");
       if (resource == null) {
-        send(exchange, 404, "text/plain; charset=utf-8", "Not found; the console is at /\n");
+        ManagementServer.reply(
+            exchange, 404, "text/plain; charset=utf-8", "Not found; the console is at /\n");
       } else if (!method.equals("GET") && !method.equals("HEAD")) {
         headers.set("Allow", "GET, HEAD");
-        send(exchange, 405, "text/plain; charset=utf-8", "Only GET is supported\n");
+        ManagementServer.reply(
+            exchange, 405, "text/plain; charset=utf-8", "Only GET is supported\n");
       } else if (method.equals("HEAD")) {
         headers.set("Content-Type", resource.type());
         exchange.sendResponseHeaders(200, -1);
@@ -83,16 +84,6 @@ final class ConsolePage {
       }
     } finally {
       exchange.close();
-    }
-  }
-
-  private static void send(HttpExchange exchange, int status, String type, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
     }
   }
 }

@@ -286,7 +286,8 @@ final class ManagementServer implements AutoCloseable {
     reply(exchange, 200, type, Secrets.mask(registry.scrape(type)));
   }
 
-  private void reply(HttpExchange exchange, int status, String type, String body)
+  /** Answers {@code status} with {@code body} as {@code type}. */
+  static void reply(HttpExchange exchange, int status, String type, String body)
       throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", type);

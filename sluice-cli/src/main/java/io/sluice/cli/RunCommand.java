@@ -62,7 +62,8 @@ final class RunCommand implements Callable<Integer> {
       names = "--management-port",
       paramLabel = "PORT",
       description =
-          "Serve GET /metrics (Prometheus) and GET /health on this port; 0 picks a free one.")
+          "Serve GET /metrics (Prometheus), GET /health, the API under /api/ and the console"
+              + " (a page for the browser) at / on this port; 0 picks a free one.")
   Integer managementPort;
 
   @Option(

@@ -16,6 +16,25 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class FailsTheFirstRunOfEachPayload implements Processor {
 
+  /**
+   * A configuration on the embedded store under {@code data} whose jobs of type {@code send-order}
+   * run through the flow {@code send-order} of this component, retried after 1 s; more flows may be
+   * appended as items of its {@code flows} list.
+   */
+  static final String SEND_ORDER_JOBS =
+      """
+      sluice:
+        store: { dataDir: data }
+        jobs:
+          retryBackoff: 1s
+          handlers:
+            send-order: { flow: send-order }
+      flows:
+        - name: send-order
+          processors:
+            - component: { class: io.sluice.cli.FailsTheFirstRunOfEachPayload }
+      """;
+
   private static final Set<Object> SEEN = ConcurrentHashMap.newKeySet();
 
   @Override

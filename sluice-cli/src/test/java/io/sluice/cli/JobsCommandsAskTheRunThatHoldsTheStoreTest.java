@@ -39,6 +39,11 @@ class JobsCommandsAskTheRunThatHoldsTheStoreTest {
         CliRun.of(with(more, "jobs", "list", config(), "--output", "json")));
   }
 
+  private void create(String... options) {
+    CliRun created = CliRun.of(with(options, "jobs", "create", config()));
+    assertThat(created.exitCode()).as(created.err()).isZero();
+  }
+
   private static String[] with(String[] more, String... args) {
     String[] all = new String[args.length + more.length];
     System.arraycopy(args, 0, all, 0, args.length);
@@ -48,46 +53,9 @@ class JobsCommandsAskTheRunThatHoldsTheStoreTest {
 
   @Test
   void theJobsCommandsAskTheHoldingRunThroughItsApiAndPrintTheSame() throws Exception {
-    Files.writeString(
-        work.resolve("app.yaml"),
-        """
-        sluice:
-          store: { dataDir: data }
-          jobs:
-            retryBackoff: 1s
-            handlers:
-              send-order: { flow: send-order }
-        flows:
-          - name: send-order
-            processors:
-              - component: { class: io.sluice.cli.FailsTheFirstRunOfEachPayload }
-        """);
-    assertThat(
-            CliRun.of(
-                    "jobs",
-                    "create",
-                    config(),
-                    "--type",
-                    "send-order",
-                    "--payload",
-                    "o-1",
-                    "--retries",
-                    "0")
-                .exitCode())
-        .isZero();
-    assertThat(
-            CliRun.of(
-                    "jobs",
-                    "create",
-                    config(),
-                    "--type",
-                    "report",
-                    "--payload",
-                    "r",
-                    "--due",
-                    "2099-01-01T00:00:00Z")
-                .exitCode())
-        .isZero();
+    Files.writeString(work.resolve("app.yaml"), FailsTheFirstRunOfEachPayload.SEND_ORDER_JOBS);
+    create("--type", "send-order", "--payload", "o-1", "--retries", "0");
+    create("--type", "report", "--payload", "r", "--due", "2099-01-01T00:00:00Z");
     Path discovery = work.resolve("data").resolve("sluice.db.management");
 
     try (SluiceProcess run = SluiceProcess.start(work, "run", "app.yaml")) {

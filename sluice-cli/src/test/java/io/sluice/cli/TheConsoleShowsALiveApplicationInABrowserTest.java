@@ -66,22 +66,13 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
 
     Files.writeString(
         work.resolve("console.yaml"),
-        """
-        sluice:
-          store: { dataDir: data }
-          jobs:
-            retryBackoff: 1s
-            handlers:
-              send-order: { flow: send-order }
-        flows:
+        FailsTheFirstRunOfEachPayload.SEND_ORDER_JOBS
+            + """
           - name: tick
             source:
               scheduler: { frequency: 100ms }
             processors:
               - expression: { expression: "'tick'" }
-          - name: send-order
-            processors:
-              - component: { class: io.sluice.cli.FailsTheFirstRunOfEachPayload }
           - name: take-order
             source:
               scheduler: { frequency: 1h, startDelay: 0s }

@@ -87,11 +87,7 @@ final class JobsApi {
   private Map<String, Object> overview() {
     Map<String, Object> json = OutputOption.object();
     json.put("waiting", store.waitingByPriority().stream().map(JobsApi::waiting).toList());
-    json.put(
-        "running",
-        store.runningByNode().entrySet().stream()
-            .map(e -> Map.of("node", e.getKey(), "running", e.getValue()))
-            .toList());
+    json.put("running", store.runningByNode().entrySet().stream().map(JobsApi::running).toList());
     json.put(
         "incidents", store.incidents(OVERVIEW_INCIDENTS).stream().map(JobsApi::incident).toList());
     json.put("nodes", store.nodes().stream().map(JobsApi::node).toList());
@@ -201,6 +197,13 @@ final class JobsApi {
     json.put("type", count.type());
     json.put("priority", count.priority());
     json.put("waiting", count.waiting());
+    return json;
+  }
+
+  private static Map<String, Object> running(Map.Entry<String, Long> node) {
+    Map<String, Object> json = OutputOption.object();
+    json.put("node", node.getKey());
+    json.put("running", node.getValue());
     return json;
   }
 

@@ -215,20 +215,7 @@ class TheConsoleApiShowsJobsAndBatchesTest {
   void aPostgresStoreThatGoesAwayIsAnswered503WithTheReasonUntilItReturns() throws Exception {
     try (TcpProxy proxy = TcpProxy.to(PostgresTestDatabase.HOST, PostgresTestDatabase.PORT);
         ManagementServer server = server();
-        Application app =
-            Application.builder()
-                .storage(
-                    StorageConfig.builder()
-                        .url(
-                            "jdbc:postgresql://127.0.0.1:"
-                                + proxy.port()
-                                + "/test?currentSchema="
-                                + DB.schema())
-                        .user(PostgresTestDatabase.USER)
-                        .poolSize(2)
-                        .connectTimeout(Duration.ofSeconds(1))
-                        .build())
-                .build()) {
+        Application app = Application.builder().storage(DB.configThrough(proxy)).build()) {
       app.start();
       JobStore jobs = JobStores.open(app.storage(), app.storedValues());
       server.ready(List.of(), new Operations(app), jobs, null);

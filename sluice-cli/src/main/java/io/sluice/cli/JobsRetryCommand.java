@@ -2,7 +2,6 @@ package io.sluice.cli;
 
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobState;
-import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.NewJob;
 import java.util.List;
 import java.util.Optional;
@@ -29,6 +28,8 @@ final class JobsRetryCommand implements Callable<Integer> {
 
   @Mixin ConfiguredJobStore store;
 
+  @Mixin ManagementTokenOption token;
+
   @Parameters(index = "1..*", arity = "1..*", paramLabel = "ID", description = "Incident ids.")
   List<Long> ids;
 
@@ -46,7 +47,8 @@ final class JobsRetryCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--retries must not be negative, was " + retries);
     }
-    return store.use(
+    return store.view(
+        token,
         jobs -> {
           int exit = ExitCodes.OK;
           for (long id : ids) {
@@ -58,7 +60,7 @@ final class JobsRetryCommand implements Callable<Integer> {
         });
   }
 
-  private boolean retry(JobStore jobs, long id) {
+  private boolean retry(JobsView jobs, long id) {
     Optional<JobInfo> found = jobs.find(id);
     if (found.isEmpty()) {
       noSuchJob(spec, id);

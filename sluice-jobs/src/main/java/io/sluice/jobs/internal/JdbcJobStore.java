@@ -12,7 +12,9 @@ import io.sluice.jobs.spi.JobState;
 import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.JobTypeStats;
 import io.sluice.jobs.spi.NewJob;
+import io.sluice.jobs.spi.NodeInfo;
 import io.sluice.jobs.spi.NodeLease;
+import io.sluice.jobs.spi.WaitingJobs;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -67,7 +69,7 @@ public final class JdbcJobStore implements JobStore {
     this.clock = db.clock();
     this.aging = priorityAging.toMillis();
     this.sql = JobSql.of(db.type(), db.skipLocked(), db.inIds());
-    this.listing = new JobListing(db);
+    this.listing = new JobListing(db, JobSql.databaseNow(db.type()));
     this.counted = new JobStatements(db);
     this.creation = new JobCreation(sql, aging, counted);
     this.leases = new Leases(db, sql, counted);
@@ -313,6 +315,21 @@ public final class JdbcJobStore implements JobStore {
   @Override
   public List<JobTypeStats> stats() {
     return listing.stats(clock.millis());
+  }
+
+  @Override
+  public List<WaitingJobs> waitingByPriority() {
+    return listing.waitingByPriority();
+  }
+
+  @Override
+  public Map<String, Long> runningByNode() {
+    return listing.runningByNode();
+  }
+
+  @Override
+  public List<NodeInfo> nodes() {
+    return listing.nodes();
   }
 
   @Override

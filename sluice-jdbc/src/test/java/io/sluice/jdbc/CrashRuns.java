@@ -48,7 +48,7 @@ final class CrashRuns {
     Path log = logs.resolve(mode.equals("queue") ? "enqueued.log" : "puts.log");
     for (int run = 0; run < KILLS; run++) {
       long before = lines(log);
-      int writes = 20 + random.nextInt(1500);
+      int writes = 20 + random.nextInt(400);
       Process child = start(mode, store, logs, run);
       try {
         await()

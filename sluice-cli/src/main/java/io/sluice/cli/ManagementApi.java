@@ -38,7 +38,7 @@ final class ManagementApi {
   private final ManagementAccess access;
   private volatile Operations operations;
   private volatile JobsApi jobs = new JobsApi(null);
-  private volatile BatchApi batches = new BatchApi(null);
+  private volatile BatchApi batches = new BatchApi(null, null);
 
   ManagementApi(ManagementAccess access) {
     this.access = access;

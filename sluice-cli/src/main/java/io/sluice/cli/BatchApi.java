@@ -103,32 +103,28 @@ final class BatchApi {
       } else if (!stop) {
         ManagementApi.reply(exchange, 200, BatchListCommand.json(found.get()));
       } else if (open.requestStop(id)) {
-        ManagementApi.reply(
+        ManagementApi.outcome(
             exchange,
-            200,
-            ManagementApi.outcome(
-                true,
-                "asked instance "
-                    + id
-                    + " ("
-                    + found.get().job()
-                    + ") to stop; the process running it stops at its next block"));
+            true,
+            "asked instance "
+                + id
+                + " ("
+                + found.get().job()
+                + ") to stop; the process running it stops at its next block");
       } else {
         BatchInstance now = open.find(id).orElse(found.get());
-        ManagementApi.reply(
+        ManagementApi.outcome(
             exchange,
-            409,
-            ManagementApi.outcome(
-                false,
-                "instance "
-                    + id
-                    + " ("
-                    + now.job()
-                    + ") "
-                    + (now.state() == BatchState.STOPPED
-                        ? "is stopped already"
-                        : "has ended (" + now.state() + ")")
-                    + "; nothing changed"));
+            false,
+            "instance "
+                + id
+                + " ("
+                + now.job()
+                + ") "
+                + (now.state() == BatchState.STOPPED
+                    ? "is stopped already"
+                    : "has ended (" + now.state() + ")")
+                + "; nothing changed");
       }
     }
   }
@@ -170,33 +166,28 @@ final class BatchApi {
 
   private void resume(HttpExchange exchange, BatchInstance instance) throws IOException {
     if (launcher == null) {
-      ManagementApi.reply(
+      ManagementApi.outcome(
           exchange,
-          409,
-          ManagementApi.outcome(
-              false,
-              "this process runs no batch jobs; sluice batch resume resumes instance "
-                  + instance.id()
-                  + "; nothing changed"));
+          false,
+          "this process runs no batch jobs; sluice batch resume resumes instance "
+              + instance.id()
+              + "; nothing changed");
       return;
     }
     BatchEngine.Execution execution;
     try {
       execution = launcher.resume(instance.id());
     } catch (BatchStartRefusedException e) {
-      ManagementApi.reply(
-          exchange, 409, ManagementApi.outcome(false, e.getMessage() + "; nothing changed"));
+      ManagementApi.outcome(exchange, false, e.getMessage() + "; nothing changed");
       return;
     }
-    ManagementApi.reply(
+    ManagementApi.outcome(
         exchange,
-        200,
-        ManagementApi.outcome(
-            true,
-            "resumed instance "
-                + execution.instance()
-                + " ("
-                + instance.job()
-                + ") in this process, where it stopped"));
+        true,
+        "resumed instance "
+            + execution.instance()
+            + " ("
+            + instance.job()
+            + ") in this process, where it stopped");
   }
 }

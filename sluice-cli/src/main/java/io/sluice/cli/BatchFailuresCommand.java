@@ -66,6 +66,28 @@ final class BatchFailuresCommand implements Callable<Integer> {
     return json;
   }
 
+  /**
+   * Where the page after {@code found} (asked for {@code max}) begins: the position after its last;
+   * null when it was the last page.
+   */
+  static Long next(List<BatchFailure> found, int max) {
+    return found.size() < max ? null : found.getLast().position() + 1;
+  }
+
+  /**
+   * A page of {@code instance}'s failed records as {@code --output json} and the console's API show
+   * it: the instance, the records, their count, the instance's failed count and {@code next}.
+   */
+  static Map<String, Object> page(BatchInstance instance, List<BatchFailure> found, Long next) {
+    Map<String, Object> json = OutputOption.object();
+    json.put("instance", instance.id());
+    json.put("failures", found.stream().map(BatchFailuresCommand::json).toList());
+    json.put("count", found.size());
+    json.put("failed", instance.failed());
+    json.put("next", next);
+    return json;
+  }
+
   @Override
   public Integer call() {
     if (max < 1) {
@@ -77,15 +99,10 @@ final class BatchFailuresCommand implements Callable<Integer> {
         return BatchStopCommand.noSuchInstance(spec, id, instances.describe());
       }
       List<BatchFailure> found = instances.failures(id, from, max);
-      Long next = found.size() < max ? null : found.getLast().position() + 1;
+      Long next = next(found, max);
       PrintWriter out = spec.commandLine().getOut();
       if (output.json()) {
-        Map<String, Object> json = OutputOption.object();
-        json.put("instance", id);
-        json.put("failures", found.stream().map(BatchFailuresCommand::json).toList());
-        json.put("count", found.size());
-        json.put("failed", instance.get().failed());
-        json.put("next", next);
+        Map<String, Object> json = page(instance.get(), found, next);
         json.put("store", instances.describe());
         OutputOption.print(out, json);
         return ExitCodes.OK;

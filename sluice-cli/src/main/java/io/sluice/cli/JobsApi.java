@@ -140,42 +140,24 @@ final class JobsApi {
     }
     Optional<JobInfo> job = store.find(id);
     if (job.isEmpty()) {
-      ManagementApi.reply(
+      ManagementApi.outcome(
           exchange,
-          409,
-          ManagementApi.outcome(
-              false,
-              "job "
-                  + id
-                  + " is no incident: it completed meanwhile, or never was; nothing changed"));
+          false,
+          "job " + id + " is no incident: it completed meanwhile, or never was; nothing changed");
       return;
     }
     if (!(job.get().state() instanceof JobState.Incident) || !store.retry(id, retries)) {
       String now = store.find(id).map(j -> JobText.state(j.state())).orElse("finished");
-      ManagementApi.reply(
+      ManagementApi.outcome(
           exchange,
-          409,
-          ManagementApi.outcome(
-              false,
-              "job "
-                  + id
-                  + " is "
-                  + now
-                  + ", not an incident (retried meanwhile?); nothing changed"));
+          false,
+          "job " + id + " is " + now + ", not an incident (retried meanwhile?); nothing changed");
       return;
     }
-    ManagementApi.reply(
+    ManagementApi.outcome(
         exchange,
-        200,
-        ManagementApi.outcome(
-            true,
-            "job "
-                + id
-                + " ("
-                + job.get().type()
-                + ") waits again, due now, "
-                + retries
-                + " retries"));
+        true,
+        "job " + id + " (" + job.get().type() + ") waits again, due now, " + retries + " retries");
   }
 
   private static Long id(HttpExchange exchange, String text) throws IOException {

@@ -38,7 +38,7 @@ final class ManagementApi {
   private final ManagementAccess access;
   private volatile Operations operations;
   private volatile JobsApi jobs = new JobsApi(null);
-  private volatile BatchApi batches = new BatchApi(null);
+  private volatile BatchApi batches = new BatchApi(null, null);
 
   ManagementApi(ManagementAccess access) {
     this.access = access;
@@ -119,14 +119,12 @@ final class ManagementApi {
       }
       boolean stop = path.get(2).equals("stop");
       boolean done = stop ? ops.stopFlow(flow) : ops.startFlow(flow);
-      reply(
+      outcome(
           exchange,
-          done ? 200 : 409,
-          outcome(
-              done,
-              done
-                  ? "flow '" + flow + "' " + (stop ? "stopped" : "started")
-                  : "flow '" + flow + "' was " + (stop ? "stopped" : "running") + " already"));
+          done,
+          done
+              ? "flow '" + flow + "' " + (stop ? "stopped" : "started")
+              : "flow '" + flow + "' was " + (stop ? "stopped" : "running") + " already");
     } else if (!post && n == 1 && path.get(0).equals("queues")) {
       reply(exchange, 200, ops.queues());
     } else if (!post
@@ -156,35 +154,36 @@ final class ManagementApi {
       return;
     }
     boolean done = requeue ? ops.requeueDeadLetter(queue, id) : ops.dropDeadLetter(queue, id);
-    reply(
+    outcome(
         exchange,
-        done ? 200 : 409,
-        outcome(
-            done,
-            done
-                ? "dead letter "
-                    + id
-                    + " of queue '"
-                    + queue
-                    + "' "
-                    + (requeue ? "requeued" : "dropped")
-                : "queue '"
-                    + queue
-                    + "' has no dead letter "
-                    + id
-                    + " (requeued or dropped meanwhile?); nothing changed"));
+        done,
+        done
+            ? "dead letter "
+                + id
+                + " of queue '"
+                + queue
+                + "' "
+                + (requeue ? "requeued" : "dropped")
+            : "queue '"
+                + queue
+                + "' has no dead letter "
+                + id
+                + " (requeued or dropped meanwhile?); nothing changed");
   }
 
   private static boolean isStopOrStart(String action) {
     return action.equals("stop") || action.equals("start");
   }
 
-  /** An action's answer: {@code {"done": …, "message": …}}. */
-  static Map<String, Object> outcome(boolean done, String message) {
+  /**
+   * Answers an action: {@code {"done": …, "message": …}}, 200 when it was done, 409 when there was
+   * nothing to do (nothing changed).
+   */
+  static void outcome(HttpExchange exchange, boolean done, String message) throws IOException {
     Map<String, Object> outcome = new LinkedHashMap<>();
     outcome.put("done", done);
     outcome.put("message", message);
-    return outcome;
+    reply(exchange, done ? 200 : 409, outcome);
   }
 
   private static boolean json(HttpExchange exchange) {

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.batch.BatchInstances;
+import io.sluice.batch.BatchLauncher;
 import io.sluice.config.Secrets;
 import io.sluice.core.SluiceException;
 import io.sluice.core.app.Operations;
@@ -140,20 +141,22 @@ final class ManagementServer implements AutoCloseable {
 
   /** As {@link #ready(List)}, the API ({@code /api/}) working on {@code operations} too. */
   void ready(List<HealthContributor> contributors, Operations operations) {
-    ready(contributors, operations, null, null);
+    ready(contributors, operations, null, null, null);
   }
 
   /**
    * As {@link #ready(List, Operations)}, the API's jobs on {@code jobs} and its batch instances
-   * those {@code batches} opens (either null when the store keeps none).
+   * those {@code batches} opens (either null when the store keeps none), resumed through {@code
+   * launcher} (null: this process resumes none).
    */
   void ready(
       List<HealthContributor> contributors,
       Operations operations,
       JobStore jobs,
-      Supplier<BatchInstances> batches) {
+      Supplier<BatchInstances> batches,
+      BatchLauncher launcher) {
     if (operations != null) {
-      api.operations(operations, new JobsApi(jobs), new BatchApi(batches));
+      api.operations(operations, new JobsApi(jobs), new BatchApi(batches, launcher));
     }
     readiness =
         new Readiness(

@@ -151,7 +151,8 @@ final class RunCommand implements Callable<Integer> {
                 : null,
             durable
                 ? () -> BatchInstances.open(app.storageConfig(), app.storedValues(), loader)
-                : null);
+                : null,
+            configuration.section(BatchConfig.class).launcher());
         // sluice jobs, finding the embedded store held by this process, asks the API instead.
         discovery =
             ManagementDiscovery.publish(app.storageConfig(), managementHost, management.port());

@@ -5,7 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.batch.BatchEngine;
+import io.sluice.batch.BatchInput;
 import io.sluice.batch.BatchInstances;
+import io.sluice.batch.BatchJob;
+import io.sluice.batch.BatchLauncher;
+import io.sluice.batch.BatchState;
+import io.sluice.batch.BatchStep;
 import io.sluice.core.Message;
 import io.sluice.core.app.Application;
 import io.sluice.core.app.Operations;
@@ -32,8 +38,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The console's API beyond flows and queues, over a real socket on a real store: a flow's rate,
  * latency and limit, the jobs (waiting, running, incidents and their retry, nodes and leases), the
- * batch instances, the page's resources, and a PostgreSQL store that goes away and comes back.
+ * batch instances (their failed records, a resume), the page's resources, and a PostgreSQL store
+ * that goes away and comes back.
  */
 class TheConsoleApiShowsJobsAndBatchesTest {
 
@@ -114,7 +124,8 @@ class TheConsoleApiShowsJobsAndBatchesTest {
           jobs,
           () ->
               BatchInstances.open(
-                  app.storageConfig(), app.storedValues(), getClass().getClassLoader()));
+                  app.storageConfig(), app.storedValues(), getClass().getClassLoader()),
+          null);
       int port = server.port();
 
       List<CompletableFuture<Message>> sent = new ArrayList<>();
@@ -181,6 +192,108 @@ class TheConsoleApiShowsJobsAndBatchesTest {
   }
 
   @Test
+  void anInstancesFailedRecordsArePagedAndAStoppedOneIsResumedOnceWithTheToken() throws Exception {
+    // Every 100th record lacks its amount: 20 bad lines, record i on line i + 1.
+    StringBuilder lines = new StringBuilder("id,amount\n");
+    for (int i = 1; i <= 2_000; i++) {
+      lines.append(i % 100 == 0 ? i + "\n" : i + ",1\n");
+    }
+    Path csv = Files.writeString(work.resolve("orders.csv"), lines);
+    CountDownLatch reached = new CountDownLatch(1);
+    CountDownLatch open = new CountDownLatch(1);
+    AtomicLong seen = new AtomicLong();
+    BatchJob job =
+        BatchJob.builder("orders")
+            .input(BatchInput.csv(csv))
+            .maxFailedRecords(BatchJob.UNLIMITED)
+            .step(
+                BatchStep.builder("gate")
+                    .processor(
+                        Processor.of(
+                            ProcessingType.CPU_LITE,
+                            m -> {
+                              if (seen.incrementAndGet() == 500) {
+                                reached.countDown();
+                                open.await(30, TimeUnit.SECONDS);
+                              }
+                              return m;
+                            }))
+                    .build())
+            .build();
+    BatchLauncher launcher = new BatchLauncher(List.of(job));
+    try (ManagementServer server = server();
+        Application app =
+            Application.builder()
+                .storage(StorageConfig.builder().dataDir(work.resolve("data")).build())
+                .build()) {
+      app.start();
+      launcher.bind(app);
+      Supplier<BatchInstances> instances =
+          () ->
+              BatchInstances.open(
+                  app.storageConfig(), app.storedValues(), getClass().getClassLoader());
+      server.ready(List.of(), new Operations(app), null, instances, launcher);
+      int port = server.port();
+      BatchEngine.Execution execution = launcher.start("orders", null);
+      long id = execution.instance();
+      String resume = "/api/batch/" + id + "/resume";
+      assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
+
+      HttpResponse<String> running = act(port, resume, TOKEN);
+      assertThat(running.statusCode()).isEqualTo(409);
+      assertThat(running.body()).contains("runs already").contains("nothing changed");
+      execution.stop();
+      open.countDown();
+      assertThat(execution.result().get(30, TimeUnit.SECONDS).state())
+          .isEqualTo(BatchState.STOPPED);
+
+      assertThat(act(port, resume, null).statusCode()).isEqualTo(401);
+      assertThat(read(port, "/api/batch/" + id).get("state").asText())
+          .as("nothing done without the token")
+          .isEqualTo("STOPPED");
+      HttpResponse<String> resumed = act(port, resume, TOKEN);
+      assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+      assertThat(resumed.body()).contains("resumed instance " + id + " (orders)");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                try (BatchInstances store = instances.get()) {
+                  return store.find(id).orElseThrow().state() == BatchState.COMPLETED;
+                }
+              });
+      HttpResponse<String> ended = act(port, resume, TOKEN);
+      assertThat(ended.statusCode()).isEqualTo(409);
+      assertThat(ended.body()).contains("is COMPLETED").contains("nothing changed");
+      assertThat(act(port, "/api/batch/999999/resume", TOKEN).statusCode()).isEqualTo(404);
+      assertThat(act(port, "/api/batch/x/resume", TOKEN).statusCode()).isEqualTo(400);
+
+      String failures = "/api/batch/" + id + "/failures";
+      JsonNode first = read(port, failures + "?max=5");
+      assertThat(first.get("failures").findValues("position").stream().map(JsonNode::asLong))
+          .containsExactly(101L, 201L, 301L, 401L, 501L);
+      assertThat(first.get("failures").get(0).get("step").asText()).isEqualTo("input");
+      assertThat(first.get("failures").get(0).get("error").asText())
+          .isEqualTo("line 101 has 1 field(s), the header names 2");
+      assertThat(first.get("failures").get(0).get("payload").asText()).isEqualTo("100");
+      assertThat(first.get("failed").asLong()).isEqualTo(20);
+      assertThat(first.get("next").asLong()).isEqualTo(502);
+      JsonNode rest = read(port, failures + "?from=502");
+      assertThat(rest.get("count").asInt()).isEqualTo(15);
+      assertThat(rest.get("failures").get(14).get("position").asLong()).isEqualTo(2001);
+      assertThat(rest.get("next").isNull()).as("the last page").isTrue();
+      for (String bad : List.of("?from=-1", "?from=x", "?max=0", "?max=1001", "?max=x")) {
+        assertThat(get(port, failures + bad, TOKEN).statusCode()).as(bad).isEqualTo(400);
+      }
+      assertThat(get(port, failures, null).statusCode()).isEqualTo(401);
+      assertThat(get(port, "/api/batch/999999/failures", TOKEN).statusCode()).isEqualTo(404);
+    } finally {
+      open.countDown();
+      launcher.stopAll(Duration.ofSeconds(30));
+    }
+  }
+
+  @Test
   void thePageIsAFixedSetOfResourcesWithItsPolicyAndNothingElse() throws Exception {
     try (ManagementServer server = server()) {
       int port = server.port();
@@ -218,7 +331,7 @@ class TheConsoleApiShowsJobsAndBatchesTest {
         Application app = Application.builder().storage(DB.configThrough(proxy)).build()) {
       app.start();
       JobStore jobs = JobStores.open(app.storage(), app.storedValues());
-      server.ready(List.of(), new Operations(app), jobs, null);
+      server.ready(List.of(), new Operations(app), jobs, null, null);
       int port = server.port();
       assertThat(read(port, "/api/jobs").get("incidents")).isEmpty();
 

@@ -34,9 +34,10 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * The console end to end in a real headless Chromium (Debian's, installed by {@code
  * bin/install-browser}) against a real {@code sluice run}: the page asks for the token, shows a
  * flow's count rising without a reload, its Retry button runs a real incident, a dead letter is
- * inspected and requeued, and a running batch instance is stopped. Skipped with a message where no
- * chromium is installed, except under {@code CI=true}, where it fails. It leaves {@code
- * target/console.png}, the screenshot README shows (copied to docs/ by hand).
+ * inspected and requeued, a batch instance's failed records are shown with their line numbers, and
+ * the instance is stopped and resumed to its end. Skipped with a message where no chromium is
+ * installed, except under {@code CI=true}, where it fails. It leaves {@code target/console.png},
+ * the screenshot README shows (copied to docs/ by hand).
  */
 @Tag("browser")
 class TheConsoleShowsALiveApplicationInABrowserTest {
@@ -110,12 +111,23 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
               - batch-execute: { job: import-orders }
         batch:
           - name: import-orders
-            input: { generator: { count: 100000 } }
+            input: { csv: orders.csv }
+            blockSize: 50
+            threads: 2
+            maxFailedRecords: -1
             steps:
               - name: load
                 processors:
-                  - component: { class: io.sluice.cli.SlowCopy }
+                  - component: { class: io.sluice.cli.WaitsWhileHeld }
         """);
+    // 1,000 orders, every 400th without its amount: lines 401 and 801 are bad. The step holds
+    // every record until the test lets it go.
+    StringBuilder orders = new StringBuilder("id,amount\n");
+    for (int i = 1; i <= 1_000; i++) {
+      orders.append(i % 400 == 0 ? i + "\n" : i + ",1\n");
+    }
+    Files.writeString(work.resolve("orders.csv"), orders);
+    Path hold = Files.createFile(work.resolve(WaitsWhileHeld.HOLD));
     CliRun created =
         CliRun.of(
             "jobs",
@@ -173,11 +185,25 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
                     .getText())
             .as("an error is shown as text, not markup")
             .contains("<b>not markup</b>");
-        By batchStop = By.cssSelector("#batch tr[data-instance] button");
+        By batchStop = By.cssSelector("#batch tr[data-instance] button.danger");
         await()
             .atMost(WAIT)
             .alias("the batch instance runs")
             .until(() -> find(browser, batchStop) != null);
+        click(browser, By.cssSelector("#batch tr[data-instance] button.failures"));
+        By failed = By.cssSelector("#batch-failures tr[data-position] td:first-child");
+        await()
+            .atMost(WAIT)
+            .alias("the bad lines' failed records are shown with their line numbers")
+            .ignoreExceptions()
+            .until(
+                () -> browser.findElements(failed).stream().map(WebElement::getText).toList(),
+                lines -> lines.equals(java.util.List.of("401", "801")));
+        assertThat(
+                browser
+                    .findElement(By.cssSelector("#batch-failures tr[data-position='401'] td.error"))
+                    .getText())
+            .isEqualTo("line 401 has 1 field(s), the header names 2");
 
         By queue = By.cssSelector("tr[data-queue] button");
         await().atMost(WAIT).until(() -> find(browser, queue) != null);
@@ -220,6 +246,10 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
         click(browser, batchStop);
         await()
             .atMost(WAIT)
+            .until(() -> api(base, "/api/batch/" + instance).get("stopRequested").asBoolean());
+        Files.delete(hold); // the blocks in flight finish their step, no other block starts
+        await()
+            .atMost(WAIT)
             .alias("the batch instance stops")
             .until(
                 () -> api(base, "/api/batch/" + instance).get("state").asText().equals("STOPPED"));
@@ -232,10 +262,31 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
                     find(browser, By.cssSelector("#batch tr[data-instance='" + instance + "']"))
                         .getText()
                         .contains("STOPPED"));
+
+        click(browser, By.cssSelector("#batch tr[data-instance='" + instance + "'] button.resume"));
+        await()
+            .atMost(WAIT)
+            .alias("the resumed instance runs to its end, as its store says")
+            .until(() -> storedState(instance), "COMPLETED"::equals);
+        assertThat(browser.findElement(By.id("status")).getText())
+            .contains("resumed instance " + instance);
       } finally {
         browser.quit();
       }
     }
+  }
+
+  /** The state of batch instance {@code id} as {@code sluice batch list} reads it in the store. */
+  private String storedState(long id) throws Exception {
+    CliRun list =
+        CliRun.of("batch", "list", work.resolve("console.yaml").toString(), "--output", "json");
+    assertThat(list.exitCode()).as(list.err()).isZero();
+    for (JsonNode one : new ObjectMapper().readTree(list.out()).get("instances")) {
+      if (one.get("id").asLong() == id) {
+        return one.get("state").asText();
+      }
+    }
+    return null;
   }
 
   /** Chromium through Debian's chromedriver: nothing downloaded, no profile of the user's. */

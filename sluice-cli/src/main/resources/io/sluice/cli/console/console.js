@@ -6,6 +6,11 @@ const POLL_MILLIS = 1000;
 const TOKEN_KEY = "sluice.managementToken";
 const seen = {}; // what each section last showed, to redraw only what changed
 let openQueue = null; // the queue whose dead letters are shown
+// The batch instance whose failed records are shown: { id, job, list: the records shown, from:
+// where the next page begins, more: whether the API said there is one, failed: the instance's
+// failed count when last read }. At the last page it follows the instance's new failed records.
+let openFailures = null;
+const FAILURES_PAGE = 50;
 let waitingForToken = false;
 
 function el(tag, props, ...children) {
@@ -211,8 +216,9 @@ function drawJobs(jobs) {
 }
 
 function drawBatch(instances) {
+  followFailures(instances);
   if (!changed("batch", instances)) return;
-  rows(document.querySelector("#batch tbody"), instances, 9, (b) => {
+  rows(document.querySelector("#batch > table tbody"), instances, 9, (b) => {
     const done = b.loaded === 0 ? 0 : b.processed / b.loaded;
     const running = b.state === "LOADING" || b.state === "RUNNING";
     return el("tr", { "data-instance": b.id },
@@ -221,10 +227,66 @@ function drawBatch(instances) {
       el("td", {}, el("progress", { max: 1, value: done }), " " + Math.floor(done * 100) + "%"),
       cell(num(b.loaded) + (b.inputDone ? "" : "+"), "num"), cell(num(b.processed), "num"),
       cell(num(b.failed), "num"), cell(b.updated),
-      el("td", {}, running
-        ? el("button", { class: "danger", onclick: () => act("batch/" + b.id + "/stop") }, "Stop")
-        : null));
+      el("td", {},
+        running
+          ? el("button", { class: "danger", onclick: () => act("batch/" + b.id + "/stop") }, "Stop")
+          : null,
+        b.state === "STOPPED"
+          ? el("button", { class: "resume", onclick: () => act("batch/" + b.id + "/resume") },
+            "Resume")
+          : null,
+        " ",
+        b.failed > 0
+          ? el("button", { class: "failures", onclick: () => showFailures(b) }, "Failed records")
+          : null));
   }, "no batch instance");
+}
+
+function showFailures(instance) {
+  openFailures = { id: instance.id, job: instance.job, list: [], from: 0, more: true, failed: -1 };
+  const box = document.getElementById("batch-failures");
+  box.querySelector("h3").replaceChildren(
+    "Failed records of instance " + instance.id + " (" + instance.job + ") ",
+    el("button", { onclick: () => { openFailures = null; box.hidden = true; } }, "Close"));
+  box.querySelector("tbody").replaceChildren();
+  box.hidden = false;
+  loadFailures();
+}
+
+// Reads the next page of the open instance's failed records and adds it to those shown.
+async function loadFailures() {
+  const open = openFailures;
+  if (open === null || open.loading) return;
+  open.loading = true;
+  try {
+    const page = await get("batch/" + open.id + "/failures?from=" + open.from + "&max=" +
+      FAILURES_PAGE);
+    if (openFailures !== open) return;
+    open.list = open.list.concat(page.failures);
+    open.more = page.next !== null;
+    open.from = page.next !== null ? page.next
+      : open.list.length > 0 ? open.list[open.list.length - 1].position + 1 : 0;
+    open.failed = page.failed;
+    rows(document.querySelector("#batch-failures tbody"), open.list, 4, (f) =>
+      el("tr", { "data-position": f.position },
+        cell(f.position, "num"), cell(f.step), cell(f.error, "error"),
+        cell(f.payload === null ? "" : f.payload, "payload")),
+      "no failed record kept");
+    document.getElementById("batch-failures-more").hidden = !open.more;
+  } catch (e) {
+    if (e instanceof Unauthorized) askForToken();
+    else status("The failed records could not be read: " + e.message);
+  } finally {
+    open.loading = false;
+  }
+}
+
+// At the last page, the records an instance fails from now on are added as it counts them.
+function followFailures(instances) {
+  const open = openFailures;
+  if (open === null || open.more || open.loading) return;
+  const now = instances.find((b) => b.id === open.id);
+  if (now && now.failed !== open.failed) loadFailures();
 }
 
 // A section whose store keeps nothing (404) says so; an outage (503) goes to the banner.
@@ -282,6 +344,7 @@ async function poll() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("batch-failures-more").addEventListener("click", loadFailures);
   document.getElementById("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, document.getElementById("token").value.trim());

@@ -63,6 +63,27 @@ abstract class JobExecutorContract extends JobExecutorFixture {
   }
 
   @Test
+  void aNodeOfAStoreKeepingNoHistoryWritesNoneAndPrunesWhatWasLeft() throws Exception {
+    List<Long> before = emails(3);
+    JobExecutor keeping = start("node-a", Map.of("email", job -> {}), c -> c);
+    await().atMost(PATIENCE).until(() -> finished(before));
+    keeping.close();
+    assertThat(store.history(HistoryQuery.newest(10))).hasSize(3);
+    JobStore withoutHistory = JobTestStorages.jobs(storage, Duration.ZERO);
+    List<Long> after = emails(2);
+
+    start(
+        withoutHistory,
+        "node-b",
+        Map.of("email", job -> {}),
+        c -> c.heartbeatInterval(Duration.ofMillis(100)));
+
+    await().atMost(PATIENCE).until(() -> count("sluice.jobs.history.pruned", "node-b") == 3);
+    await().atMost(PATIENCE).until(() -> finished(after));
+    assertThat(store.history(HistoryQuery.newest(10))).isEmpty();
+  }
+
+  @Test
   void everyJobRunsOnceAndIsCompletedAndCounted() {
     Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
     List<Long> ids = emails(300);

@@ -16,12 +16,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes the history entries older than the store's {@link JobStore#historyRetention()}, on a
- * thread of its own, when this node ranks first among the live nodes (so one node of a cluster
- * prunes): a pass every {@link #INTERVAL}, the first two heartbeats after the start (once the rank
- * is known). A pass deletes {@link #BATCH} entries per statement, pausing {@link #PAUSE} between
- * two, until one deletes fewer: a statement holds its locks (on SQLite, the one writer) for a few
- * milliseconds, and the claims and completions of every node go on between.
+ * Deletes the history entries older than the store's {@link JobStore#historyRetention()} (every
+ * entry when it keeps none: those left from when it did), on a thread of its own, when this node
+ * ranks first among the live nodes (so one node of a cluster prunes): a pass every {@link
+ * #INTERVAL}, the first two heartbeats after the start (once the rank is known). A pass deletes
+ * {@link #BATCH} entries per statement, pausing {@link #PAUSE} between two, until one deletes
+ * fewer: a statement holds its locks (on SQLite, the one writer) for a few milliseconds, and the
+ * claims and completions of every node go on between.
  */
 final class HistoryPruner {
 
@@ -75,11 +76,8 @@ final class HistoryPruner {
                 .factory());
   }
 
-  /** Starts the passes, unless the store keeps no history. */
+  /** Starts the passes. */
   void start() {
-    if (store.historyRetention().isZero()) {
-      return;
-    }
     long first = config.heartbeatInterval().multipliedBy(2).toMillis();
     thread.scheduleWithFixedDelay(this::pass, first, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
   }

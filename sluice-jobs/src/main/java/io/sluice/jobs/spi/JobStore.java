@@ -160,21 +160,23 @@ public interface JobStore {
 
   /**
    * How long this store keeps the entries of its {@link #history}: a node that ranks first among
-   * the live nodes {@link #prune}s those older. Zero when it keeps none: nothing is written.
+   * the live nodes {@link #prune}s those older. Zero when it keeps none: nothing is written, and
+   * the entries left from when it kept some are pruned.
    */
   Duration historyRetention();
 
   /**
    * The entries of the history {@code query} asks for, newest first: one per job that completed,
    * and one per job that failed with no retry left (became an incident), written in the commit that
-   * ended it. Empty when the store keeps no history.
+   * ended it. A store that keeps no history writes none (the entries written before it stopped are
+   * read until they are pruned).
    */
   List<FinishedJob> history(HistoryQuery query);
 
   /**
-   * Deletes up to {@code max} entries of the history that ended before {@code finishedBefore}, the
-   * oldest first, in one statement; returns how many. Bounded so that a delete never holds the
-   * tables long: call it again while it returns {@code max}.
+   * Deletes, of the {@code max} oldest entries of the history (in the order they were written),
+   * those that ended before {@code finishedBefore}, in one statement; returns how many. Bounded so
+   * that a delete never holds the tables long: call it again while it returns {@code max}.
    */
   int prune(Instant finishedBefore, int max);
 

@@ -18,10 +18,9 @@ CREATE TABLE sluice_job_history (
   finished_at   INTEGER NOT NULL,
   payload_text  TEXT
 );
--- A type's history, newest first.
+-- A type's history, newest first. (No index on finished_at: the pruning reads the oldest rows by
+-- id, and each index is one more write in every completion.)
 CREATE INDEX sluice_job_history_type ON sluice_job_history (type, id);
--- The pruning's scan: the oldest rows first.
-CREATE INDEX sluice_job_history_finished ON sluice_job_history (finished_at);
 
 -- The payload as text, written with the payload when history is kept, so that the history can be
 -- searched without reading a payload back through its serializer. Null when history is off.

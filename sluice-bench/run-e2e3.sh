@@ -8,9 +8,12 @@
 #       [--repeats 3] [--sync-queue 1000] [--sync-exhausted WAIT] [--out e2e3.csv] [--no-build]
 #       [--server-cpus 0] [--client-cpus 1] [--wait-mode paced|closed]
 #
-# A row is target[:strategy[:threads]]: netty (the bare Netty reference), sluice:auto (nothing
-# touched) or sluice:synchronous:N (a receiver pool of N threads; its queue and exhausted action
-# are Sluice's defaults, 1000 and WAIT, unless --sync-queue and --sync-exhausted say otherwise).
+# A row is target[:strategy[:threads[:timers]]]: netty (the bare Netty reference), sluice:auto
+# (nothing touched) or sluice:synchronous:N (a receiver pool of N threads; its queue and exhausted
+# action are Sluice's defaults, 1000 and WAIT, unless --sync-queue and --sync-exhausted say
+# otherwise); timers is timed (the default: meters in a Prometheus registry, as sluice run has) or
+# untimed (the request and flow timers denied), e.g. sluice:auto::untimed, named auto-untimed in the
+# CSV.
 # E3 runs /nodelay in closed loop and /wait paced at one request per client per second, for each
 # client count, every row of a repeat one after the other (so the ratio to netty is within one
 # repeat); --wait-mode closed sends /wait in closed loop too, every client at once from the start
@@ -73,10 +76,12 @@ run_row() {
   target=$(echo "$row" | cut -d: -f1)
   strategy=$(echo "$row:" | cut -d: -f2)
   threads=$(echo "$row::" | cut -d: -f3)
+  timers=$(echo "$row:::" | cut -d: -f4)
   set -- --target "$target"
   if [ "$target" = sluice ]; then
     set -- "$@" --strategy "${strategy:-auto}"
     [ -z "$threads" ] || set -- "$@" --threads "$threads"
+    [ -z "$timers" ] || set -- "$@" --timers "$timers"
     [ -z "$sync_queue" ] || set -- "$@" --max-queue "$sync_queue"
     [ -z "$sync_exhausted" ] || set -- "$@" --exhausted "$sync_exhausted"
   fi
@@ -91,7 +96,7 @@ run_row() {
   # shellcheck disable=SC2086 # $load is a list of options, $client_java may start with taskset
   if ! timeout "$limit" $client_java -Xmx2g -cp "$jar" io.sluice.bench.http.HttpLoadClient \
     --port "$port" --path "/$path" --mode "$mode" --clients "$clients" $load \
-    --server-pid "$server_pid" --target "$target" --strategy "${strategy:--}" \
+    --server-pid "$server_pid" --target "$target" --strategy "${strategy:--}${timers:+-$timers}" \
     --threads "${threads:--}" --header true >"$work/client.csv" 2>>"$work/client.log"; then
     echo "the load client failed or ran past $limit s ($exp $row /$path $clients):" >&2
     tail -20 "$work/client.log" >&2

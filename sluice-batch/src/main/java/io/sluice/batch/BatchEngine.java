@@ -9,6 +9,7 @@ import io.sluice.core.ConfigurationException;
 import io.sluice.core.SluiceException;
 import io.sluice.core.app.Application;
 import io.sluice.core.store.Require;
+import io.sluice.core.store.StorageConfig;
 import io.sluice.jdbc.JdbcAccess;
 import java.util.List;
 import java.util.Map;
@@ -195,43 +196,56 @@ public final class BatchEngine {
    * when there is no such unfinished instance of this job, or its steps changed since it began.
    */
   public Execution resume(long id, BatchJob job) {
-    InstanceTable.Instance at =
-        store
-            .find(id)
-            .orElseThrow(() -> refused(id, "there is no batch instance " + id + " in " + where()));
-    if (!at.job().equals(job.name())) {
-      throw refused(
-          id, "instance " + id + " belongs to job '" + at.job() + "', not '" + job.name() + "'");
-    }
-    if (!at.state().resumable()) {
-      throw refused(
-          id, "instance " + id + " is " + at.state() + ": it ended and cannot be resumed");
-    }
-    if (!at.definition().equals(job.definition())) {
-      throw refused(
-          id,
-          "the steps or block size of job '"
-              + job.name()
-              + "' changed since instance "
-              + id
-              + " began (definition "
-              + at.definition()
-              + ", now "
-              + job.definition()
-              + "); its stored blocks would go to the wrong steps");
-    }
-    if (running.containsKey(id)) {
-      throw refused(id, "instance " + id + " runs already");
-    }
-    if (job.input() instanceof MessageInput && !at.inputDone()) {
-      throw refused(
-          id,
-          "instance "
-              + id
-              + " stopped while it stored the records of the message that started it; only that"
-              + " message can give the rest: start the job again from its flow with the same key");
+    String why = refusal(id, job);
+    if (why != null) {
+      throw refused(id, why);
     }
     return execute(job, id);
+  }
+
+  /** Why instance {@code id} of {@code job} cannot be resumed here, or null when it can. */
+  String refusal(long id, BatchJob job) {
+    Optional<InstanceTable.Instance> found = store.find(id);
+    if (found.isEmpty()) {
+      return "there is no batch instance " + id + " in " + where();
+    }
+    InstanceTable.Instance at = found.get();
+    if (!at.job().equals(job.name())) {
+      return "instance " + id + " belongs to job '" + at.job() + "', not '" + job.name() + "'";
+    }
+    if (!at.state().resumable()) {
+      return "instance " + id + " is " + at.state() + ": it ended and cannot be resumed";
+    }
+    if (!at.definition().equals(job.definition())) {
+      return "the steps or block size of job '"
+          + job.name()
+          + "' changed since instance "
+          + id
+          + " began (definition "
+          + at.definition()
+          + ", now "
+          + job.definition()
+          + "); its stored blocks would go to the wrong steps";
+    }
+    if (running.containsKey(id)) {
+      return "instance " + id + " runs already";
+    }
+    if (job.input() instanceof MessageInput && !at.inputDone()) {
+      return "instance "
+          + id
+          + " stopped while it stored the records of the message that started it; only that"
+          + " message can give the rest: start the job again from its flow with the same key";
+    }
+    return null;
+  }
+
+  /**
+   * Whether no other process can run an instance of this engine's store: an embedded SQLite store
+   * is owned by one process (its lock file), so an instance loading or running there and not here
+   * was left so by a process killed mid-run. A PostgreSQL store is shared by every node.
+   */
+  boolean storeOwned() {
+    return JdbcAccess.of(application.storage()).type().equals(StorageConfig.SQLITE);
   }
 
   private ConfigurationException refused(long id, String why) {
@@ -240,6 +254,18 @@ public final class BatchEngine {
 
   private String where() {
     return application.storage().describe();
+  }
+
+  /**
+   * Up to {@code max} of the failed records instance {@code instance} kept, from input position
+   * {@code fromPosition} on, in input order: as {@link BatchInstances#failures}, read through this
+   * engine's storage.
+   */
+  public List<BatchFailure> failures(long instance, long fromPosition, int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("max must be at least 1, was " + max);
+    }
+    return store.failures(instance, fromPosition, max);
   }
 
   /** Asks the running instance {@code id} to stop; false when it does not run here. */

@@ -2,6 +2,7 @@ package io.sluice.batch;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.batch.internal.BlockStore;
+import io.sluice.batch.internal.FailureTable;
 import io.sluice.batch.internal.InstanceTable;
 import io.sluice.batch.internal.SqliteGuest;
 import io.sluice.core.serialization.StoredValues;
@@ -30,12 +31,19 @@ public final class BatchInstances implements AutoCloseable {
 
   private final String where;
   private final InstanceTable table;
+  private final FailureTable failures;
   private final Clock clock;
   private final AutoCloseable resource;
 
-  private BatchInstances(String where, InstanceTable table, Clock clock, AutoCloseable resource) {
+  private BatchInstances(
+      String where,
+      InstanceTable.Sql sql,
+      boolean keepsFailures,
+      Clock clock,
+      AutoCloseable resource) {
     this.where = where;
-    this.table = table;
+    this.table = sql == null ? null : new InstanceTable(sql);
+    this.failures = sql == null || !keepsFailures ? null : new FailureTable(sql);
     this.clock = clock;
     this.resource = resource;
   }
@@ -54,13 +62,13 @@ public final class BatchInstances implements AutoCloseable {
               config.sqliteFile().toAbsolutePath().normalize(), config.connectTimeout());
       String where = "sqlite " + config.sqliteFile().toAbsolutePath().normalize();
       return guest == null
-          ? new BatchInstances(where, null, clock, null)
-          : new BatchInstances(where, new InstanceTable(guest), clock, guest);
+          ? new BatchInstances(where, null, false, clock, null)
+          : new BatchInstances(where, guest, guest.has(FailureTable.TABLE), clock, guest);
     }
     Storage storage = Storages.open(config, values, new SimpleMeterRegistry(), clock, loader);
     try {
-      InstanceTable table = BlockStore.instances(JdbcAccess.of(storage));
-      return new BatchInstances(storage.describe(), table, clock, storage);
+      InstanceTable.Sql sql = BlockStore.sql(JdbcAccess.of(storage));
+      return new BatchInstances(storage.describe(), sql, true, clock, storage);
     } catch (RuntimeException e) {
       storage.close();
       throw e;
@@ -82,6 +90,22 @@ public final class BatchInstances implements AutoCloseable {
   /** Instance {@code id}, if there is one. */
   public Optional<BatchInstance> find(long id) {
     return table == null ? Optional.empty() : table.find(id).map(i -> info(i, false));
+  }
+
+  /**
+   * Up to {@code max} of the failed records instance {@code instance} kept (its job's {@code
+   * keepFailedRecords}), from input position {@code fromPosition} on (0 for the first page; the
+   * position after the last one of a page for the next), in input order; empty when there is no
+   * such instance. Rows of one position come in one page, so a page may hold a few more than {@code
+   * max} (several rows at 0, each for a stored block that could not be read).
+   *
+   * @throws IllegalArgumentException when {@code max} is less than 1
+   */
+  public List<BatchFailure> failures(long instance, long fromPosition, int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("max must be at least 1, was " + max);
+    }
+    return failures == null ? List.of() : failures.from(instance, fromPosition, max);
   }
 
   /**

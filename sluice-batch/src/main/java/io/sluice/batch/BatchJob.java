@@ -33,12 +33,19 @@ public final class BatchJob {
   /** {@link Builder#maxFailedRecords} value for no limit. */
   public static final long UNLIMITED = -1;
 
+  /** Failed records an instance keeps in the store unless set. */
+  public static final int DEFAULT_KEEP_FAILED_RECORDS = 1_000;
+
+  /** The most failed records an instance may be set to keep. */
+  public static final int MAX_KEEP_FAILED_RECORDS = 1_000_000;
+
   private final String name;
   private final BatchInput input;
   private final BatchOutput output;
   private final int blockSize;
   private final List<BatchStep> steps;
   private final long maxFailedRecords;
+  private final int keepFailedRecords;
   private final ProcessingStrategy strategy;
   private final Consumer<BatchResult> onComplete;
   private final List<Processor> onCompleteProcessors;
@@ -50,6 +57,7 @@ public final class BatchJob {
     this.blockSize = builder.blockSize;
     this.steps = List.copyOf(builder.steps);
     this.maxFailedRecords = builder.maxFailedRecords;
+    this.keepFailedRecords = builder.keepFailedRecords;
     this.strategy = builder.strategy;
     this.onComplete = builder.onComplete;
     this.onCompleteProcessors = List.copyOf(builder.onCompleteProcessors);
@@ -90,6 +98,7 @@ public final class BatchJob {
     this.blockSize = job.blockSize;
     this.steps = job.steps;
     this.maxFailedRecords = job.maxFailedRecords;
+    this.keepFailedRecords = job.keepFailedRecords;
     this.strategy = job.strategy;
     this.onComplete = job.onComplete;
     this.onCompleteProcessors = job.onCompleteProcessors;
@@ -108,6 +117,14 @@ public final class BatchJob {
   /** How many failed records it tolerates: 0 none, {@link #UNLIMITED} any number. */
   public long maxFailedRecords() {
     return maxFailedRecords;
+  }
+
+  /**
+   * How many failed records an instance keeps in the store, with their position, step, error and
+   * payload (what {@link BatchInstances#failures} reads); beyond it only the failed count grows.
+   */
+  public int keepFailedRecords() {
+    return keepFailedRecords;
   }
 
   /** How its steps run: {@code auto} or {@code synchronous} with a fixed number of threads. */
@@ -162,6 +179,7 @@ public final class BatchJob {
     private int blockSize = DEFAULT_BLOCK_SIZE;
     private final List<BatchStep> steps = new ArrayList<>();
     private long maxFailedRecords = DEFAULT_MAX_FAILED_RECORDS;
+    private int keepFailedRecords = DEFAULT_KEEP_FAILED_RECORDS;
     private ProcessingStrategy strategy = ProcessingStrategy.defaultStrategy();
     private Consumer<BatchResult> onComplete = result -> {};
     private final List<Processor> onCompleteProcessors = new ArrayList<>();
@@ -204,6 +222,18 @@ public final class BatchJob {
      */
     public Builder maxFailedRecords(long value) {
       this.maxFailedRecords = value;
+      return this;
+    }
+
+    /**
+     * How many failed records an instance keeps in the store (1000 unless set; 0 to {@value
+     * BatchJob#MAX_KEEP_FAILED_RECORDS}): each kept in the commit that counts it failed, so a
+     * killed and resumed instance keeps each once. Not part of the {@linkplain
+     * BatchJob#definition() definition}: a resumed instance keeps up to the bound of the run that
+     * resumes it.
+     */
+    public Builder keepFailedRecords(int value) {
+      this.keepFailedRecords = value;
       return this;
     }
 
@@ -272,6 +302,11 @@ public final class BatchJob {
           "maxFailedRecords",
           maxFailedRecords,
           "must be 0 or more, or -1 for no limit");
+      problems.check(
+          keepFailedRecords >= 0 && keepFailedRecords <= MAX_KEEP_FAILED_RECORDS,
+          "keepFailedRecords",
+          keepFailedRecords,
+          "must be from 0 to " + MAX_KEEP_FAILED_RECORDS);
       problems.check(
           strategy instanceof ProcessingStrategy.Auto
               || strategy instanceof ProcessingStrategy.Synchronous,

@@ -151,6 +151,93 @@ public final class BatchLauncher {
     }
   }
 
+  /**
+   * Resumes instance {@code instance} in this process, where it stopped, with its job of this
+   * launcher's configuration and the parameters it was started with, and returns it at once (what
+   * the console's resume button does in {@code sluice run}; {@code sluice batch resume} does the
+   * same in a process of its own). The instance is resumed when it is {@link BatchState#STOPPED};
+   * or loading or running in the store but not here, on an embedded SQLite store, which no other
+   * process can be running it on (a process killed mid-run left it so). It is refused, changing
+   * nothing, when there is no such instance, its job is not in the configuration or has other steps
+   * or block size now, it ended ({@link BatchState#COMPLETED}, or {@link BatchState#FAILED}, which
+   * is never resumed), it runs here already, another instance of its job with an input of its own
+   * runs here, or, on PostgreSQL, it is loading or running in the store: another node may run it.
+   * Its result goes nowhere; {@link #stopAll} stops it with the others.
+   *
+   * @throws BatchStartRefusedException naming the instance and why it was refused
+   * @throws SluiceException when the launcher is not bound to an application
+   */
+  public BatchEngine.Execution resume(long instance) {
+    BatchEngine bound = engine;
+    if (bound == null) {
+      throw new SluiceException(
+          "Batch instance "
+              + instance
+              + " cannot be resumed: the launcher is not bound to the application (sluice run"
+              + " binds it; an embedding application calls BatchLauncher.bind(application))");
+    }
+    BatchInstance at =
+        bound
+            .instance(instance)
+            .orElseThrow(
+                () ->
+                    BatchStartRefusedException.resume(
+                        null,
+                        instance,
+                        "there is no batch instance "
+                            + instance
+                            + " in "
+                            + application.storage().describe()));
+    BatchJob definition = jobs.get(at.job());
+    if (definition == null) {
+      throw BatchStartRefusedException.resume(
+          at.job(),
+          instance,
+          "it belongs to batch job '"
+              + at.job()
+              + "', which the configuration does not declare; it has "
+              + new java.util.TreeSet<>(jobs.keySet()));
+    }
+    boolean live = at.state() == BatchState.LOADING || at.state() == BatchState.RUNNING;
+    if (live && !at.running() && !bound.storeOwned()) {
+      throw BatchStartRefusedException.resume(
+          at.job(),
+          instance,
+          "it is "
+              + at.state()
+              + " in "
+              + application.storage().describe()
+              + ", not in this process: another node runs it (sluice batch stop asks it to stop;"
+              + " resume it here once it is STOPPED), or one was killed while it ran it (sluice"
+              + " batch resume takes it up)");
+    }
+    synchronized (this) {
+      boolean ownInput = !(definition.input() instanceof MessageInput);
+      BatchEngine.Execution other = ownInput ? running.get(at.job()) : null;
+      if (other != null && other.instance() != instance) {
+        throw BatchStartRefusedException.resume(
+            at.job(),
+            instance,
+            "instance "
+                + other.instance()
+                + " of its job runs here, and both would read its input ("
+                + definition.input().describe()
+                + "); resume it once that one ended");
+      }
+      String why = bound.refusal(instance, definition);
+      if (why != null) {
+        throw BatchStartRefusedException.resume(at.job(), instance, why);
+      }
+      BatchEngine.Execution execution = bound.resume(instance, definition);
+      if (ownInput) {
+        running.put(at.job(), execution);
+        execution.result().whenComplete((result, error) -> running.remove(at.job(), execution));
+      }
+      follow(at.job(), execution, null, Map.of());
+      return execution;
+    }
+  }
+
   /** Keeps {@code execution} for {@link #stopAll} until it ends, then hands on its result. */
   private void follow(
       String job,

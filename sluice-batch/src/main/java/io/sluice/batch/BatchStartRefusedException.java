@@ -5,6 +5,9 @@ import io.sluice.core.SluiceException;
 /**
  * A start of a batch job refused because an instance of it was started with the same key already: a
  * second would process the same input again. Names the job, the key, its instance and its state.
+ * Also a resume refused ({@link BatchLauncher#resume(long)}): the instance is unknown, ended, of a
+ * job the configuration does not declare, or runs (here or in another process); then there is no
+ * key.
  */
 public final class BatchStartRefusedException extends SluiceException {
 
@@ -16,7 +19,7 @@ public final class BatchStartRefusedException extends SluiceException {
 
   /** The refusal of a start of {@code job} with {@code key}, taken by {@code instance}. */
   public BatchStartRefusedException(String job, String key, long instance, String why) {
-    super(
+    this(
         "Batch job '"
             + job
             + "' was started with key '"
@@ -27,18 +30,34 @@ public final class BatchStartRefusedException extends SluiceException {
             + why
             + ". A second start with the same key would process the same input again, so it is"
             + " refused (its message fails, nothing of it is stored); give other input another"
-            + " key");
+            + " key",
+        job,
+        key,
+        instance);
+  }
+
+  private BatchStartRefusedException(String message, String job, String key, long instance) {
+    super(message);
     this.job = job;
     this.key = key;
     this.instance = instance;
   }
 
-  /** The job. */
+  /**
+   * The refusal to resume {@code instance} of {@code job} (null when the instance is unknown)
+   * because {@code why}; nothing changed.
+   */
+  public static BatchStartRefusedException resume(String job, long instance, String why) {
+    return new BatchStartRefusedException(
+        "Batch instance " + instance + " cannot be resumed here: " + why, job, null, instance);
+  }
+
+  /** The job; null when a resume named an unknown instance. */
   public String job() {
     return job;
   }
 
-  /** The key the start gave. */
+  /** The key the start gave; null for a refused resume. */
   public String key() {
     return key;
   }

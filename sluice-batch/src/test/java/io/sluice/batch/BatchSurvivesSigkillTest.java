@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A batch process killed with SIGKILL ten times at random points of one 200,000-record job, each
  * time started again on the same embedded store: the last run ends with exactly the counts of an
- * uninterrupted run, so no record was lost and no step committed twice for a record.
+ * uninterrupted run, so no record was lost and no step committed twice for a record; and the
+ * instance keeps exactly one row per failed record up to its bound, none twice.
  */
 @Tag("crash")
 class BatchSurvivesSigkillTest {
@@ -87,5 +88,19 @@ class BatchSurvivesSigkillTest {
         .contains(
             "RESULT COMPLETED 200000 200000 180000 20000"
                 + " double=200000/20000/0 report=20000/0/180000 evens=100000/0/100000");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("sluice.db"));
+        ResultSet rs =
+            c.createStatement()
+                .executeQuery(
+                    "SELECT COUNT(*), COUNT(DISTINCT position), SUM(step = 'double'),"
+                        + " SUM(payload LIKE '%7'), (SELECT failures_kept FROM"
+                        + " sluice_batch_instance) FROM sluice_batch_failure")) {
+      rs.next();
+      assertThat(rs.getLong(1)).as("rows").isEqualTo(BatchCrashChild.KEPT);
+      assertThat(rs.getLong(2)).as("distinct positions").isEqualTo(BatchCrashChild.KEPT);
+      assertThat(rs.getLong(3)).as("failed at double").isEqualTo(BatchCrashChild.KEPT);
+      assertThat(rs.getLong(4)).as("payloads ending in 7").isEqualTo(BatchCrashChild.KEPT);
+      assertThat(rs.getLong(5)).as("failures_kept").isEqualTo(BatchCrashChild.KEPT);
+    }
   }
 }

@@ -8,11 +8,11 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "batch",
     mixinStandardHelpOptions = true,
-    header = "Runs, lists, resumes and stops the batch jobs of a configuration.",
+    header = "Runs, lists, resumes and stops the batch jobs of a configuration; lists failures.",
     description = {
       "Works on the batch jobs of a configuration file (batch:) and their instances in its "
           + "store (sluice.store: embedded SQLite by default, or PostgreSQL). run and resume own "
-          + "an embedded store while they run; list and stop work beside them."
+          + "an embedded store while they run; list, failures and stop work beside them."
     })
 final class BatchCommand implements Runnable {
 

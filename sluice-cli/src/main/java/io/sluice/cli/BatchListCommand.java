@@ -51,7 +51,7 @@ final class BatchListCommand implements Callable<Integer> {
   }
 
   /** An instance as {@code --output json} shows it: every field of {@link BatchInstance}. */
-  private static Map<String, Object> json(BatchInstance i) {
+  static Map<String, Object> json(BatchInstance i) {
     Map<String, Object> json = OutputOption.object();
     json.put("id", i.id());
     json.put("job", i.job());

@@ -40,6 +40,7 @@ final class CommandTree {
               List.of(
                   leaf("run", BatchRunCommand::new),
                   leaf("list", BatchListCommand::new),
+                  leaf("failures", BatchFailuresCommand::new),
                   leaf("resume", BatchResumeCommand::new),
                   leaf("stop", BatchStopCommand::new))),
           leaf("demo", DemoCommand::new),

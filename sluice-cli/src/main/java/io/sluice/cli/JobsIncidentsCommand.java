@@ -24,6 +24,8 @@ final class JobsIncidentsCommand implements Callable<Integer> {
 
   @Mixin ConfiguredJobStore store;
 
+  @Mixin ManagementTokenOption token;
+
   @Mixin JobPage page;
 
   @Mixin OutputOption output;
@@ -36,7 +38,8 @@ final class JobsIncidentsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobQuery query = page.query(JobQuery.State.INCIDENT, type);
-    return store.use(
+    return store.view(
+        token,
         jobs -> {
           List<JobInfo> found = jobs.list(query);
           PrintWriter out = spec.commandLine().getOut();

@@ -21,6 +21,8 @@ final class JobsListCommand implements Callable<Integer> {
 
   @Mixin ConfiguredJobStore store;
 
+  @Mixin ManagementTokenOption token;
+
   @Mixin JobPage page;
 
   @Mixin OutputOption output;
@@ -39,7 +41,8 @@ final class JobsListCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobQuery query = page.query(state, type);
-    return store.use(
+    return store.view(
+        token,
         jobs -> {
           List<JobInfo> found = jobs.list(query);
           PrintWriter out = spec.commandLine().getOut();

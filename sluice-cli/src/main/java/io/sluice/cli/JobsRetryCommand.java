@@ -33,6 +33,8 @@ final class JobsRetryCommand implements Callable<Integer> {
 
   @Mixin ConfiguredJobStore store;
 
+  @Mixin ManagementTokenOption token;
+
   @Parameters(index = "1..*", arity = "0..*", paramLabel = "ID", description = "Incident ids.")
   List<Long> ids = List.of();
 
@@ -67,9 +69,11 @@ final class JobsRetryCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), "--type: " + e.getMessage());
       }
+      // On the store itself: the management API of a run that holds it has no retry by type.
       return store.use(this::retryType);
     }
-    return store.use(
+    return store.view(
+        token,
         jobs -> {
           int exit = ExitCodes.OK;
           for (long id : ids) {
@@ -99,7 +103,7 @@ final class JobsRetryCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private boolean retry(JobStore jobs, long id) {
+  private boolean retry(JobsView jobs, long id) {
     Optional<JobInfo> found = jobs.find(id);
     if (found.isEmpty()) {
       noSuchJob(spec, id);

@@ -21,6 +21,8 @@ final class JobsShowCommand implements Callable<Integer> {
 
   @Mixin ConfiguredJobStore store;
 
+  @Mixin ManagementTokenOption token;
+
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")
   long id;
 
@@ -30,7 +32,8 @@ final class JobsShowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return store.use(
+    return store.view(
+        token,
         jobs -> {
           Optional<JobInfo> found = jobs.find(id);
           if (found.isEmpty()) {

@@ -26,16 +26,19 @@ final class JobsStatsCommand implements Callable<Integer> {
 
   @Mixin ConfiguredJobStore store;
 
+  @Mixin ManagementTokenOption token;
+
   @Mixin OutputOption output;
 
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    return store.use(
+    return store.view(
+        token,
         jobs -> {
           List<JobTypeStats> stats = jobs.stats();
-          Instant now = jobs.clock().instant();
+          Instant now = jobs.now();
           PrintWriter out = spec.commandLine().getOut();
           if (output.json()) {
             OutputOption.print(out, json(stats, now));
@@ -64,7 +67,7 @@ final class JobsStatsCommand implements Callable<Integer> {
    * {@code {"types": [{"type", "waiting", "due", "running", "incidents", "oldestDue",
    * "oldestDueWaitedSeconds"}...]}}, no total (a script adds them up).
    */
-  private static Map<String, Object> json(List<JobTypeStats> stats, Instant now) {
+  static Map<String, Object> json(List<JobTypeStats> stats, Instant now) {
     List<Map<String, Object>> types = new ArrayList<>();
     for (JobTypeStats type : stats) {
       Map<String, Object> json = OutputOption.object();

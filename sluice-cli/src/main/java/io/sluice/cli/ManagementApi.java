@@ -20,7 +20,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@code GET /api/flows}, {@code POST /api/flows/{flow}/stop} and {@code /start};
  *   <li>{@code GET /api/queues}, {@code GET /api/queues/{queue}/dead-letters?max=50}, {@code POST
- *       /api/queues/{queue}/dead-letters/{id}/requeue} and {@code /drop}.
+ *       /api/queues/{queue}/dead-letters/{id}/requeue} and {@code /drop};
+ *   <li>{@code /api/jobs...}: {@link JobsApi}; {@code /api/batch...}: {@link BatchApi}.
  * </ul>
  *
  * <p>Every path wants the token when one is set (401 otherwise, nothing done). An action is a POST
@@ -36,13 +37,20 @@ final class ManagementApi {
 
   private final ManagementAccess access;
   private volatile Operations operations;
+  private volatile JobsApi jobs = new JobsApi(null);
+  private volatile BatchApi batches = new BatchApi(null);
 
   ManagementApi(ManagementAccess access) {
     this.access = access;
   }
 
-  /** From now on the API works on {@code value}; until then it answers 503, starting. */
-  void operations(Operations value) {
+  /**
+   * From now on the API works on {@code value}, {@code jobs} and {@code batches}; until then it
+   * answers 503, starting.
+   */
+  void operations(Operations value, JobsApi jobs, BatchApi batches) {
+    this.jobs = jobs;
+    this.batches = batches;
     operations = value;
   }
 
@@ -97,7 +105,11 @@ final class ManagementApi {
   private void route(HttpExchange exchange, Operations ops, boolean post, List<String> path)
       throws IOException {
     int n = path.size();
-    if (!post && n == 1 && path.get(0).equals("flows")) {
+    if (n >= 1 && path.get(0).equals("jobs")) {
+      jobs.route(exchange, post, path);
+    } else if (n >= 1 && path.get(0).equals("batch")) {
+      batches.route(exchange, post, path);
+    } else if (!post && n == 1 && path.get(0).equals("flows")) {
       reply(exchange, 200, ops.flows());
     } else if (post && n == 3 && path.get(0).equals("flows") && isStopOrStart(path.get(2))) {
       String flow = path.get(1);
@@ -121,7 +133,7 @@ final class ManagementApi {
         && n == 3
         && path.get(0).equals("queues")
         && path.get(2).equals("dead-letters")) {
-      reply(exchange, 200, ops.deadLetters(path.get(1), max(exchange)));
+      reply(exchange, 200, ops.deadLetters(path.get(1), max(exchange, 50, 1000)));
     } else if (post
         && n == 5
         && path.get(0).equals("queues")
@@ -167,7 +179,8 @@ final class ManagementApi {
     return action.equals("stop") || action.equals("start");
   }
 
-  private static Map<String, Object> outcome(boolean done, String message) {
+  /** An action's answer: {@code {"done": …, "message": …}}. */
+  static Map<String, Object> outcome(boolean done, String message) {
     Map<String, Object> outcome = new LinkedHashMap<>();
     outcome.put("done", done);
     outcome.put("message", message);
@@ -179,20 +192,30 @@ final class ManagementApi {
     return type != null && type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json");
   }
 
-  private static int max(HttpExchange exchange) {
+  /** The query's {@code max}, within 1 and {@code most}; {@code otherwise} when absent or bad. */
+  static int max(HttpExchange exchange, int otherwise, int most) {
+    String max = parameter(exchange, "max");
+    if (max != null) {
+      try {
+        return Math.max(1, Math.min(most, Integer.parseInt(max)));
+      } catch (NumberFormatException e) {
+        return otherwise;
+      }
+    }
+    return otherwise;
+  }
+
+  /** The query parameter {@code name}, decoded; null when absent or empty. */
+  static String parameter(HttpExchange exchange, String name) {
     String query = exchange.getRequestURI().getRawQuery();
     if (query != null) {
       for (String part : query.split("&")) {
-        if (part.startsWith("max=")) {
-          try {
-            return Math.max(1, Math.min(1000, Integer.parseInt(part.substring(4))));
-          } catch (NumberFormatException e) {
-            return 50;
-          }
+        if (part.startsWith(name + "=") && part.length() > name.length() + 1) {
+          return URLDecoder.decode(part.substring(name.length() + 1), StandardCharsets.UTF_8);
         }
       }
     }
-    return 50;
+    return null;
   }
 
   /** The path's segments after {@code /api/}, each decoded. */
@@ -204,7 +227,8 @@ final class ManagementApi {
         .toList();
   }
 
-  private static void reply(HttpExchange exchange, int status, Object body) throws IOException {
+  /** Answers {@code status} with {@code body} as JSON, every secret value masked. */
+  static void reply(HttpExchange exchange, int status, Object body) throws IOException {
     byte[] bytes;
     try {
       bytes = (Secrets.mask(JSON.writeValueAsString(body)) + "\n").getBytes(StandardCharsets.UTF_8);

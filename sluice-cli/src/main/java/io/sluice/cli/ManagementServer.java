@@ -15,12 +15,14 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.batch.BatchInstances;
 import io.sluice.config.Secrets;
 import io.sluice.core.SluiceException;
 import io.sluice.core.app.Operations;
 import io.sluice.core.health.HealthCheck;
 import io.sluice.core.health.HealthContributor;
 import io.sluice.core.health.Readiness;
+import io.sluice.jobs.spi.JobStore;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -38,14 +40,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
- * The management endpoint of {@code sluice run}: {@code GET /metrics} in the Prometheus text format
- * and {@code GET /health}. A small JDK HTTP server on its own port, so it answers even when the
- * flows are saturated. With a token ({@link ManagementAccess}) every path but {@code /health}
- * (which says only UP, for load balancers that probe without credentials) answers 401 to a request
- * without {@code Authorization: Bearer TOKEN}. A secret value ({@link Secrets}) in a tag is served
- * masked.
+ * The management endpoint of {@code sluice run}: {@code GET /metrics} in the Prometheus text
+ * format, {@code GET /health}, the API under {@code /api/} ({@link ManagementApi}) and the
+ * console's page at {@code /} ({@link ConsolePage}). A small JDK HTTP server on its own port, so it
+ * answers even when the flows are saturated. With a token ({@link ManagementAccess}) every path but
+ * {@code /health} (which says only UP, for load balancers that probe without credentials) answers
+ * 401 to a request without {@code Authorization: Bearer TOKEN}. A secret value ({@link Secrets}) in
+ * a tag is served masked.
  */
 final class ManagementServer implements AutoCloseable {
 
@@ -118,7 +122,7 @@ final class ManagementServer implements AutoCloseable {
     }
     ManagementServer management = new ManagementServer(server, registry, access);
     server.createContext("/metrics", management::metrics);
-    server.createContext("/", exchange -> management.reply(exchange, 404, "text/plain", ""));
+    server.createContext("/", ConsolePage::handle);
     server.createContext("/health", management::health);
     server.createContext("/api/", management.api::handle);
     server.setExecutor(boundedThreads());
@@ -136,8 +140,20 @@ final class ManagementServer implements AutoCloseable {
 
   /** As {@link #ready(List)}, the API ({@code /api/}) working on {@code operations} too. */
   void ready(List<HealthContributor> contributors, Operations operations) {
+    ready(contributors, operations, null, null);
+  }
+
+  /**
+   * As {@link #ready(List, Operations)}, the API's jobs on {@code jobs} and its batch instances
+   * those {@code batches} opens (either null when the store keeps none).
+   */
+  void ready(
+      List<HealthContributor> contributors,
+      Operations operations,
+      JobStore jobs,
+      Supplier<BatchInstances> batches) {
     if (operations != null) {
-      api.operations(operations);
+      api.operations(operations, new JobsApi(jobs), new BatchApi(batches));
     }
     readiness =
         new Readiness(
@@ -270,7 +286,8 @@ final class ManagementServer implements AutoCloseable {
     reply(exchange, 200, type, Secrets.mask(registry.scrape(type)));
   }
 
-  private void reply(HttpExchange exchange, int status, String type, String body)
+  /** Answers {@code status} with {@code body} as {@code type}. */
+  static void reply(HttpExchange exchange, int status, String type, String body)
       throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", type);

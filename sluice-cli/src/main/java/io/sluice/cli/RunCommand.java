@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.batch.BatchInstances;
 import io.sluice.batch.BatchJmx;
 import io.sluice.batch.BatchLauncher;
 import io.sluice.batch.config.BatchConfig;
@@ -61,7 +62,8 @@ final class RunCommand implements Callable<Integer> {
       names = "--management-port",
       paramLabel = "PORT",
       description =
-          "Serve GET /metrics (Prometheus) and GET /health on this port; 0 picks a free one.")
+          "Serve GET /metrics (Prometheus), GET /health, the API under /api/ and the console"
+              + " (a page for the browser) at / on this port; 0 picks a free one.")
   Integer managementPort;
 
   @Option(
@@ -121,6 +123,7 @@ final class RunCommand implements Callable<Integer> {
     AutoCloseable beans = null;
     AutoCloseable nodeBean = null;
     AutoCloseable batchBean = null;
+    AutoCloseable discovery = null;
     try {
       configuration.section(BatchConfig.class).launcher().bind(app);
       app.start();
@@ -136,7 +139,22 @@ final class RunCommand implements Callable<Integer> {
         if (jobs != null) {
           parts.add(jobs);
         }
-        management.ready(parts, new Operations(app));
+        // The console's jobs and batch instances: those of the application's store, whether or
+        // not this process runs a node or a batch (a memory store keeps neither).
+        boolean durable = app.storage().durable();
+        ClassLoader loader = classpath.loader();
+        management.ready(
+            parts,
+            new Operations(app),
+            durable
+                ? configuration.section(JobsConfig.class).store(app.storage(), app.storedValues())
+                : null,
+            durable
+                ? () -> BatchInstances.open(app.storageConfig(), app.storedValues(), loader)
+                : null);
+        // sluice jobs, finding the embedded store held by this process, asks the API instead.
+        discovery =
+            ManagementDiscovery.publish(app.storageConfig(), managementHost, management.port());
       }
       LOG.info(
           "Sluice {} is running {} flow(s){} from {}; stop it with Ctrl+C or SIGTERM",
@@ -157,6 +175,7 @@ final class RunCommand implements Callable<Integer> {
       return awaitSignalAndStop(
           app, jobs, configuration.section(BatchConfig.class).launcher(), signal);
     } finally {
+      closeQuietly(discovery);
       closeQuietly(batchBean);
       closeQuietly(nodeBean);
       closeQuietly(beans);
@@ -176,7 +195,7 @@ final class RunCommand implements Callable<Integer> {
       try {
         beans.close();
       } catch (Exception e) {
-        LOG.debug("Could not unregister MBeans", e);
+        LOG.debug("Could not let go of {}", beans, e);
       }
     }
   }

@@ -251,8 +251,48 @@ class BatchCommandsWorkOnTheConfiguredStoreTest {
   }
 
   @Test
+  void failuresListsTheFailedLinesOfAnInstanceWithTheirStepAndError() throws Exception {
+    ok(CliRun.of("batch", "run", example, "--progress", "none"));
+
+    List<String> lines = ok(CliRun.of("batch", "failures", example, "1")).out().lines().toList();
+
+    assertThat(lines).hasSize(4);
+    assertThat(lines.get(0)).startsWith("POSITION  STEP      ERROR");
+    assertThat(lines.get(1))
+        .startsWith("6         validate  ExpressionException: ")
+        .contains("{id=5, customer=Hooli, amount=twelve, currency=EUR}");
+    assertThat(lines.get(2))
+        .startsWith("7         input     line 7 has 3 field(s), the header names 4  ")
+        .contains(" 6,Stark,5.10 ");
+    assertThat(lines.get(3))
+        .isEqualTo("2 failed record(s) of instance 1 (import-orders), which counts 2 failed");
+    assertThat(ok(CliRun.of("batch", "failures", example, "1", "--max", "1")).out())
+        .contains(
+            "1 failed record(s) of instance 1 (import-orders), which counts 2 failed;"
+                + " next: --from 7");
+
+    JsonNode json =
+        json(ok(CliRun.of("batch", "failures", example, "1", "--from", "7", "-o", "json")).out());
+    assertThat(json.get("count").asInt()).isEqualTo(1);
+    assertThat(json.get("failed").asLong()).isEqualTo(2);
+    assertThat(json.get("next").isNull()).isTrue();
+    JsonNode line7 = json.get("failures").get(0);
+    assertThat(line7.get("position").asLong()).isEqualTo(7);
+    assertThat(line7.get("step").asText()).isEqualTo("input");
+    assertThat(line7.get("error").asText()).isEqualTo("line 7 has 3 field(s), the header names 4");
+    assertThat(line7.get("payload").asText()).isEqualTo("6,Stark,5.10");
+    assertThat(line7.get("time").asText()).startsWith("20");
+
+    CliRun absent = CliRun.of("batch", "failures", example, "9");
+    assertThat(absent.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(absent.err()).contains("no batch instance has id 9");
+    CliRun none = CliRun.of("batch", "failures", example, "1", "--max", "0");
+    none.assertRefused("--max must be at least 1, was 0");
+  }
+
+  @Test
   void everyBatchCommandHasHelp() {
-    for (String command : new String[] {"run", "list", "resume", "stop"}) {
+    for (String command : new String[] {"run", "list", "failures", "resume", "stop"}) {
       CliRun run = CliRun.of("batch", command, "--help");
       assertThat(run.exitCode()).as(command).isZero();
       assertThat(run.out()).as(command).contains("Usage: sluice batch " + command + " ");

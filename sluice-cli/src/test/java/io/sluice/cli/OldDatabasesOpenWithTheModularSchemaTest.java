@@ -50,7 +50,9 @@ class OldDatabasesOpenWithTheModularSchemaTest {
   /** What a database records now: the combined list, then the versions the modules added since. */
   private static final List<String> NOW =
       java.util.stream.Stream.concat(
-              COMBINED.stream(), java.util.stream.Stream.of("9 batch_parameters", "10 job_history"))
+              COMBINED.stream(),
+              java.util.stream.Stream.of(
+                  "9 batch_parameters", "10 job_history", "11 batch_failures"))
           .toList();
 
   @TempDir Path dir;

@@ -21,7 +21,7 @@ class OnlyTheCommandNamedIsBuiltTest {
     assertThat(whole.getSubcommands().get("jobs").getSubcommands().keySet())
         .containsExactly("list", "show", "incidents", "retry", "stats", "history", "create");
     assertThat(whole.getSubcommands().get("batch").getSubcommands().keySet())
-        .containsExactly("run", "list", "resume", "stop");
+        .containsExactly("run", "list", "failures", "resume", "stop");
     // each under the name its @Command gives it, so the tree cannot rename one
     for (CommandLine top : whole.getSubcommands().values()) {
       assertThat(top.getCommandName()).isEqualTo(top.getCommandSpec().name());

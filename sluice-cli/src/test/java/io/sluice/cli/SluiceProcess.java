@@ -98,6 +98,11 @@ final class SluiceProcess implements AutoCloseable {
     return process.exitValue();
   }
 
+  /** The process id. */
+  long pid() {
+    return process.pid();
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }

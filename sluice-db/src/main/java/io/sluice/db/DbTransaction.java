@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteConnectionConfig;
 
 /**
  * A transaction on a data source: one connection of its pool, taken when the first operation joins
@@ -76,12 +79,36 @@ final class DbTransaction implements Transaction {
   private Connection open() throws SQLException {
     Connection opened = resource.connection();
     try {
-      opened.setAutoCommit(false);
+      if (opened.isWrapperFor(SQLiteConnection.class)) {
+        beginImmediately(opened);
+      } else {
+        opened.setAutoCommit(false);
+      }
       return opened;
     } catch (SQLException | RuntimeException e) {
       try (opened) {
         throw e;
       }
+    }
+  }
+
+  /**
+   * On SQLite the transaction begins with {@code BEGIN IMMEDIATE}: it takes the file's write lock
+   * at once (waiting for another writer up to the busy timeout), so a scope that reads before it
+   * writes cannot fail at its write because another connection wrote in between ({@code
+   * SQLITE_BUSY}, which no wait cures). The driver begins the next transaction when this one ends
+   * (a commit or a rollback begins another while auto-commit is off): that one is deferred again,
+   * so it takes no lock between the end and the connection's return to the pool.
+   */
+  private static void beginImmediately(Connection pooled) throws SQLException {
+    SQLiteConnectionConfig config = pooled.unwrap(SQLiteConnection.class).getConnectionConfig();
+    SQLiteConfig.TransactionMode before = config.getTransactionMode();
+    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    try {
+      // Through the pool's proxy, which then puts auto-commit back when the connection returns.
+      pooled.setAutoCommit(false);
+    } finally {
+      config.setTransactionMode(before);
     }
   }
 

@@ -3,6 +3,7 @@ package io.sluice.db;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariPoolMXBean;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.Message;
@@ -11,12 +12,16 @@ import io.sluice.core.flow.Flow;
 import io.sluice.core.router.Foreach;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
+import io.sluice.testkit.RemoteJmx;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,10 +29,20 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One pool per data source, opened once for every processor of every flow naming it, its meters on
  * the application's registry tagged with its name, its connections back after each call (a
- * streaming select's too, whether gone through to its end or cut short), and closed when the
- * application stops.
+ * streaming select's too, whether gone through to its end or cut short), seen over JMX, and closed
+ * when the application stops.
  */
 class APoolIsSharedMeteredAndClosedWithTheApplicationTest {
+
+  private static final ObjectName POOL_BEAN = objectName("com.zaxxer.hikari:type=Pool (db)");
+
+  private static ObjectName objectName(String name) {
+    try {
+      return new ObjectName(name);
+    } catch (MalformedObjectNameException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
 
   @TempDir Path dir;
   private TestDb db;
@@ -98,9 +113,18 @@ class APoolIsSharedMeteredAndClosedWithTheApplicationTest {
       assertThat(gauge(registry, "hikaricp.connections.max")).isEqualTo(4);
       assertThat(registry.find("hikaricp.connections.acquire").tag("pool", "db").timer().count())
           .isEqualTo(3);
+      try (RemoteJmx jmx = RemoteJmx.connect()) {
+        HikariPoolMXBean bean = jmx.proxy(POOL_BEAN, HikariPoolMXBean.class);
+        assertThat(bean.getTotalConnections()).as("connections open").isPositive();
+        assertThat(bean.getActiveConnections()).as("connections lent").isZero();
+        assertThat(bean.getThreadsAwaitingConnection()).isZero();
+      }
     }
     assertThat(sources.isOpen("db")).isFalse();
     assertThat(registry.find("hikaricp.connections.active").gauges()).isEmpty();
+    assertThat(ManagementFactory.getPlatformMBeanServer().isRegistered(POOL_BEAN))
+        .as("the pool's MBean leaves with the pool")
+        .isFalse();
   }
 
   @Test

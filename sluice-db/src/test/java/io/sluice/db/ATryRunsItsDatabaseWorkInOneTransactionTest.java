@@ -344,6 +344,44 @@ class ATryRunsItsDatabaseWorkInOneTransactionTest {
   }
 
   @Test
+  void onSqliteAScopeThatReadsBeforeItWritesIsNotFailedByAWriterInBetween() throws Exception {
+    // In WAL mode (the store's file is), a deferred transaction that read, then met a commit of
+    // another connection, failed at its first write with SQLITE_BUSY, which no wait cures.
+    TestDb db = TestDb.sqlite(java.nio.file.Files.createDirectories(dir.resolve("wal")));
+    db.execute("PRAGMA journal_mode=WAL");
+    String table = table(db);
+    DataSources sources = db.dataSources();
+    TransactionalResource resource = sources.transactional("db");
+    resource.acquire(new SimpleMeterRegistry());
+    try {
+      Transaction transaction = resource.begin();
+      transaction.join(
+          Connection.class, c -> c.createStatement().executeQuery("SELECT count(*) FROM " + table));
+      java.sql.SQLException other = null;
+      try (Connection connection = java.sql.DriverManager.getConnection(db.url());
+          java.sql.Statement statement = connection.createStatement()) {
+        statement.execute("PRAGMA busy_timeout = 200");
+        statement.executeUpdate("INSERT INTO " + table + " (sku) VALUES ('other')");
+      } catch (java.sql.SQLException e) {
+        other = e;
+      }
+      transaction.join(
+          Connection.class,
+          c ->
+              c.createStatement().executeUpdate("INSERT INTO " + table + " (sku) VALUES ('mine')"));
+      transaction.commit();
+
+      assertThat((Throwable) other)
+          .as("the other writer waited for the scope's write lock, then gave up")
+          .isNotNull()
+          .hasMessageContaining("SQLITE_BUSY");
+      assertThat(db.number("SELECT count(*) FROM " + table + " WHERE sku = 'mine'")).isEqualTo(1);
+    } finally {
+      resource.release();
+    }
+  }
+
+  @Test
   void anOperationAfterTheScopeEndedIsToldTheTransactionEnded() throws Exception {
     TestDb db = TestDb.sqlite(dir);
     DataSources sources = db.dataSources();

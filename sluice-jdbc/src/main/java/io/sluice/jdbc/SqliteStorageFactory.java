@@ -9,6 +9,7 @@ import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.StorageFactory;
 import io.sluice.core.store.StoreException;
+import io.sluice.core.store.StoreHeldException;
 import io.sluice.core.transaction.DatabaseIdentity;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -172,13 +173,14 @@ public final class SqliteStorageFactory implements StorageFactory {
           "Could not lock " + lockFile + " to open the SQLite store " + file + ": " + e, e);
     }
     closeQuietly(channel);
-    throw new StoreException(
+    throw new StoreHeldException(
         "The SQLite store "
             + file
             + " is open in another process or storage (it holds "
             + lockFile
             + "). One process owns an embedded store: stop the other, give this one its own"
-            + " sluice.store.dataDir, or share a PostgreSQL store between processes");
+            + " sluice.store.dataDir, or share a PostgreSQL store between processes",
+        file);
   }
 
   /**

@@ -110,17 +110,7 @@ class ReadinessTellsTheTruthAboutTheStoreTest {
   @Test
   void aPostgresStoreThatGoesAwayIsDownWithinSecondsAndUpWhenItReturns() throws Exception {
     try (TcpProxy proxy = TcpProxy.to(PostgresTestDatabase.HOST, PostgresTestDatabase.PORT)) {
-      StorageConfig config =
-          StorageConfig.builder()
-              .url(
-                  "jdbc:postgresql://127.0.0.1:"
-                      + proxy.port()
-                      + "/test?currentSchema="
-                      + DB.schema())
-              .user(PostgresTestDatabase.USER)
-              .poolSize(2)
-              .connectTimeout(Duration.ofSeconds(1))
-              .build();
+      StorageConfig config = DB.configThrough(proxy);
       try (JdbcStorage storage =
               (JdbcStorage)
                   new PostgresStorageFactory()

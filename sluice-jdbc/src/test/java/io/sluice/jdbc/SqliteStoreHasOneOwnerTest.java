@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.core.store.Delivery;
 import io.sluice.core.store.DurableQueue;
 import io.sluice.core.store.QueueOptions;
-import io.sluice.core.store.StoreException;
+import io.sluice.core.store.StoreHeldException;
 import io.sluice.core.testing.ManualClock;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,8 +27,12 @@ class SqliteStoreHasOneOwnerTest {
   void aSecondOpenWhileTheStoreIsOpenFails() {
     try (JdbcStorage first = TestStorages.sqlite(dir, clock)) {
       assertThatThrownBy(() -> TestStorages.sqlite(dir, clock))
-          .isInstanceOf(StoreException.class)
-          .hasMessageContaining("is open in another process or storage");
+          .isInstanceOf(StoreHeldException.class)
+          .hasMessageContaining("is open in another process or storage")
+          .satisfies(
+              e ->
+                  assertThat(e.getMessage())
+                      .contains(((StoreHeldException) e).file().toString() + " is open"));
       assertThat(first.queue("still-works", QueueOptions.DEFAULTS).size()).isZero();
     }
   }

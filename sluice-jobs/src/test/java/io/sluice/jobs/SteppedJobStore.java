@@ -210,6 +210,21 @@ final class SteppedJobStore implements JobStore {
   }
 
   @Override
+  public List<io.sluice.jobs.spi.WaitingJobs> waitingByPriority() {
+    return store.waitingByPriority();
+  }
+
+  @Override
+  public Map<String, Long> runningByNode() {
+    return store.runningByNode();
+  }
+
+  @Override
+  public List<io.sluice.jobs.spi.NodeInfo> nodes() {
+    return store.nodes();
+  }
+
+  @Override
   public Optional<Instant> nextDue(Set<String> types, Instant horizon) {
     return store.nextDue(types, horizon);
   }

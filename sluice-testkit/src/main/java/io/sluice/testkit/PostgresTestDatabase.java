@@ -81,6 +81,19 @@ public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCa
         .build();
   }
 
+  /**
+   * A storage configuration on this class's schema reached through {@code proxy} (to cut the
+   * database away and bring it back), with 2 connections that give up connecting after 1 s.
+   */
+  public StorageConfig configThrough(TcpProxy proxy) {
+    return StorageConfig.builder()
+        .url("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/test?currentSchema=" + schema)
+        .user(USER)
+        .poolSize(2)
+        .connectTimeout(Duration.ofSeconds(1))
+        .build();
+  }
+
   /** Drops Sluice's tables from this class's schema: the next storage starts from nothing. */
   public void dropTables() throws SQLException {
     execute(
@@ -88,7 +101,8 @@ public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCa
             + " sluice_object_store,"
             + " sluice_job_payload, sluice_job_error, sluice_job_node, sluice_job,"
             + " sluice_job_history,"
-            + " sluice_batch_instance, sluice_batch_block, sluice_batch_step, sluice_schema"
+            + " sluice_batch_instance, sluice_batch_block, sluice_batch_step, sluice_batch_failure,"
+            + " sluice_schema"
             + " CASCADE");
   }
 

@@ -72,6 +72,7 @@ final class BatchMapper {
     job.blockSize(node.integer("blockSize", BatchJob.DEFAULT_BLOCK_SIZE));
     job.maxFailedRecords(
         node.integer("maxFailedRecords", (int) BatchJob.DEFAULT_MAX_FAILED_RECORDS));
+    job.keepFailedRecords(node.integer("keepFailedRecords", BatchJob.DEFAULT_KEEP_FAILED_RECORDS));
     threads(node, job);
     UniqueNames stepNames = new UniqueNames("step", problems);
     for (ConfigNode stepNode : node.items("steps")) {

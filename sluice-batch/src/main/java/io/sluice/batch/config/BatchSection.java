@@ -45,6 +45,7 @@ final class BatchSection implements SectionComponent<BatchConfig> {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("/$defs/batchJob/properties/blockSize", BatchJob.DEFAULT_BLOCK_SIZE);
     d.put("/$defs/batchJob/properties/maxFailedRecords", BatchJob.DEFAULT_MAX_FAILED_RECORDS);
+    d.put("/$defs/batchJob/properties/keepFailedRecords", BatchJob.DEFAULT_KEEP_FAILED_RECORDS);
     d.put("/$defs/batchStep/properties/accept", BatchStep.builder("defaults").build().accept());
     d.put("/$defs/batchInput/properties/quiet", BatchMapper.DEFAULT_QUIET);
     return d;

@@ -36,10 +36,15 @@ final class Aggregation {
     long processed;
     long failed;
     final long skipped;
-    long newlyFailed;
+    final List<BatchRecord> newlyFailed;
     int waiting;
 
-    Parked(Flight flight, int step, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
+    Parked(
+        Flight flight,
+        int step,
+        List<BatchRecord> after,
+        StepCounts counts,
+        List<BatchRecord> newlyFailed) {
       this.flight = flight;
       this.step = step;
       this.after = after;
@@ -151,7 +156,7 @@ final class Aggregation {
           parked.after.set(item.index(), failedRecord);
           parked.failed++;
           if (!record.failed()) {
-            parked.newlyFailed++;
+            parked.newlyFailed.add(failedRecord);
           }
           run.sample(failedRecord);
         }

@@ -205,7 +205,7 @@ public final class BatchRun {
     startedNanos = started;
     application.start();
     try {
-      store.resumed(instance);
+      store.resumed(instance, job.keepFailedRecords());
       InstanceTable.Instance at = store.find(instance).orElseThrow();
       failed.set(at.failed());
       loaded.set(at.loaded());
@@ -259,8 +259,8 @@ public final class BatchRun {
   private final class Written implements OutputWriter.Done<Flight> {
     @Override
     public void written(Flight flight, BlockStore.Written block) {
-      failed.addAndGet(block.newlyFailed());
-      failedMeter.increment(block.newlyFailed());
+      failed.addAndGet(block.newlyFailed().size());
+      failedMeter.increment(block.newlyFailed().size());
       int records = block.records();
       processed.addAndGet(records);
       processedThisRun.addAndGet(records);

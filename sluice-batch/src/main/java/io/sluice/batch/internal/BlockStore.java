@@ -2,6 +2,7 @@ package io.sluice.batch.internal;
 
 import static io.sluice.jdbc.JdbcAccess.bind;
 
+import io.sluice.batch.BatchFailure;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchState;
 import io.sluice.batch.StepCounts;
@@ -20,11 +21,13 @@ import java.util.Optional;
 
 /**
  * The blocks and instances of batch jobs in SQLite or PostgreSQL (tables {@code
- * sluice_batch_instance}, {@code sluice_batch_block} and {@code sluice_batch_step}, migration V4).
- * Every change is one transaction of the storage's writer, so what it says happened either happened
- * whole or not at all: a block is loaded with the input position after it; a block moves to its
- * next step with the step's counts; a block leaves after its last step with its counts. Each move
- * is fenced by the step the block was at, so a block is never moved twice from one step.
+ * sluice_batch_instance}, {@code sluice_batch_block} and {@code sluice_batch_step}, migration V4;
+ * {@code sluice_batch_failure}, V11). Every change is one transaction of the storage's writer, so
+ * what it says happened either happened whole or not at all: a block is loaded with the input
+ * position after it; a block moves to its next step with the step's counts; a block leaves after
+ * its last step with its counts. Each move is fenced by the step the block was at, so a block is
+ * never moved twice from one step. The records a change counts as failed are kept ({@link
+ * FailureTable}) in the same commit, up to the instance's bound.
  */
 public final class BlockStore {
 
@@ -67,13 +70,11 @@ public final class BlockStore {
     return clock;
   }
 
-  /** The instance table of the storage {@code db}. */
-  public static InstanceTable instances(JdbcAccess db) {
-    return new InstanceTable(sql(db));
-  }
-
-  /** The statements of {@link InstanceTable} on the storage's writer and readers. */
-  private static InstanceTable.Sql sql(JdbcAccess db) {
+  /**
+   * The statements of {@link InstanceTable} and {@link FailureTable} on the storage's writer and
+   * readers.
+   */
+  public static InstanceTable.Sql sql(JdbcAccess db) {
     return new InstanceTable.Sql() {
       @Override
       public <T> List<T> query(
@@ -169,6 +170,7 @@ public final class BlockStore {
                       + " record_count) VALUES (?, ?, 0, ?, ?)"
                       + " ON CONFLICT (instance_id, block_no) DO NOTHING");
           List<Boolean> inserted = new ArrayList<>(blocks.size());
+          List<BatchRecord> unreadable = new ArrayList<>();
           long records = 0;
           long failed = 0;
           for (int i = 0; i < blocks.size(); i++) {
@@ -179,6 +181,7 @@ public final class BlockStore {
             if (fresh) {
               records += block.records().size();
               failed += block.failed();
+              block.records().stream().filter(BatchRecord::failed).forEach(unreadable::add);
             }
           }
           if (inserted.contains(true)) {
@@ -188,6 +191,7 @@ public final class BlockStore {
                         + " failed = failed + ?, updated_at = ? WHERE id = ?");
             bind(progress, nextPosition, records, failed, now, instance);
             progress.executeUpdate();
+            FailureTable.keep(tx, instance, unreadable, now);
           }
           return inserted;
         });
@@ -195,9 +199,10 @@ public final class BlockStore {
 
   /**
    * Moves block {@code number} from step {@code step} to the next, its records now {@code records},
-   * and adds {@code counts} to the step's and {@code newlyFailed} to the instance's, in one commit;
-   * {@code last} when {@code step} was the last one: the block leaves. Returns false, changing
-   * nothing, when the block was not at {@code step} (moved already).
+   * and adds {@code counts} to the step's and the records in {@code newlyFailed} (those the step
+   * failed that had not failed before) to the instance's, keeping them, in one commit; {@code last}
+   * when {@code step} was the last one: the block leaves. Returns false, changing nothing, when the
+   * block was not at {@code step} (moved already).
    */
   public boolean advance(
       long instance,
@@ -206,22 +211,42 @@ public final class BlockStore {
       boolean last,
       List<BatchRecord> records,
       StepCounts counts,
-      long newlyFailed) {
+      List<BatchRecord> newlyFailed) {
     byte[] stored = last ? null : values.write(new ArrayList<>(records));
     long processed = last ? records.size() : 0;
     long successful = last ? records.stream().filter(r -> !r.failed()).count() : 0;
     return move(
-        instance, number, step, stored, records.size(), processed, successful, counts, newlyFailed);
+        instance,
+        number,
+        step,
+        stored,
+        records.size(),
+        processed,
+        successful,
+        counts,
+        newlyFailed.size(),
+        newlyFailed);
   }
 
   /**
    * Takes block {@code number}, whose stored records cannot be read, out at step {@code step}: its
-   * {@code records} count as failed at that step and through every step (none successful), in one
-   * commit. Returns false, changing nothing, when the block was not at {@code step}.
+   * {@code records} count as failed at that step and through every step (none successful), and
+   * {@code why} (at position 0) stands for them among the kept failed records, in one commit.
+   * Returns false, changing nothing, when the block was not at {@code step}.
    */
-  public boolean dropUnreadable(long instance, long number, int step, long records) {
+  public boolean dropUnreadable(
+      long instance, long number, int step, long records, BatchRecord why) {
     return move(
-        instance, number, step, null, 0, records, 0, new StepCounts(records, records, 0), records);
+        instance,
+        number,
+        step,
+        null,
+        0,
+        records,
+        0,
+        new StepCounts(records, records, 0),
+        records,
+        List.of(why));
   }
 
   /** Moves a block past {@code step} (deletes it when {@code stored} is null) with its counts. */
@@ -234,7 +259,8 @@ public final class BlockStore {
       long processed,
       long successful,
       StepCounts counts,
-      long newlyFailed) {
+      long newlyFailed,
+      List<BatchRecord> failures) {
     long now = clock.millis();
     return db.write(
         "move block " + number + " of batch instance " + instance + " past step " + step,
@@ -250,6 +276,7 @@ public final class BlockStore {
                 successful,
                 counts,
                 newlyFailed,
+                failures,
                 now));
   }
 
@@ -264,6 +291,7 @@ public final class BlockStore {
       long successful,
       StepCounts counts,
       long newlyFailed,
+      List<BatchRecord> failures,
       long now)
       throws java.sql.SQLException {
     PreparedStatement move;
@@ -292,6 +320,7 @@ public final class BlockStore {
                 + " + ?, successful = successful + ?, updated_at = ? WHERE id = ?");
     bind(total, newlyFailed, processed, successful, now, instance);
     total.executeUpdate();
+    FailureTable.keep(tx, instance, failures, now);
     PreparedStatement add =
         tx.prepare(
             "INSERT INTO sluice_batch_step (instance_id, step, processed, failed, skipped)"
@@ -307,10 +336,16 @@ public final class BlockStore {
   /**
    * A block through its last step whose successful records are written to the output: {@code
    * records} of them, {@code successful} not failed (the lines), the step's counts and the records
-   * it newly failed. No payloads: a block waiting for its turn at the output keeps only its lines.
+   * it newly failed (the step's, and those the output could not write). No other payloads: a block
+   * waiting for its turn at the output keeps only its lines and its failures.
    */
   public record Written(
-      long number, int step, int records, long successful, StepCounts counts, long newlyFailed) {}
+      long number,
+      int step,
+      int records,
+      long successful,
+      StepCounts counts,
+      List<BatchRecord> newlyFailed) {}
 
   /**
    * Takes these blocks out after their last step, with their counts, and sets the bytes of the
@@ -334,6 +369,7 @@ public final class BlockStore {
                 block.records(),
                 block.successful(),
                 block.counts(),
+                block.newlyFailed().size(),
                 block.newlyFailed(),
                 now)) {
               throw new SluiceException(
@@ -407,16 +443,18 @@ public final class BlockStore {
 
   /**
    * Records that a run of {@code instance} begins: it is loading again, or running when its input
-   * was all loaded, and a stop asked of an earlier run (one killed before it answered) is
-   * forgotten.
+   * was all loaded, a stop asked of an earlier run (one killed before it answered) is forgotten,
+   * and it keeps up to {@code keepFailedRecords} failed records from now on (the job's bound in
+   * force: rows kept already stay when it was lowered).
    */
-  public void resumed(long instance) {
+  public void resumed(long instance, int keepFailedRecords) {
     update(
         "resume batch instance " + instance,
         "UPDATE sluice_batch_instance SET state = CASE WHEN input_done = TRUE THEN ? ELSE ? END,"
-            + " stop_requested = FALSE, updated_at = ? WHERE id = ?",
+            + " stop_requested = FALSE, keep_failed_records = ?, updated_at = ? WHERE id = ?",
         (long) BatchState.RUNNING.ordinal(),
         (long) BatchState.LOADING.ordinal(),
+        (long) keepFailedRecords,
         clock.millis(),
         instance);
   }
@@ -489,6 +527,14 @@ public final class BlockStore {
   /** Asks the run of {@code instance} to stop, in whichever process; see {@link InstanceTable}. */
   public boolean requestStop(long instance) {
     return instances.requestStop(instance, clock.millis());
+  }
+
+  /**
+   * Up to {@code max} kept failed records of {@code instance} from input position {@code
+   * fromPosition} on, in input order ({@link FailureTable#from}).
+   */
+  public List<BatchFailure> failures(long instance, long fromPosition, int max) {
+    return new FailureTable(sql).from(instance, fromPosition, max);
   }
 
   /** Whether someone asked {@code instance} to stop since its run began. */

@@ -155,7 +155,7 @@ final class Dispatch {
     List<Integer> aggregated = new ArrayList<>();
     long processed = 0;
     long stepFailed = 0;
-    long newlyFailed = 0;
+    List<BatchRecord> newlyFailed = new ArrayList<>();
     for (int i = 0; i < before.size(); i++) {
       BatchRecord record = before.get(i);
       if (!taken[i]) {
@@ -174,10 +174,10 @@ final class Dispatch {
       }
       if (why != null) {
         stepFailed++;
-        if (!record.failed()) {
-          newlyFailed++;
-        }
         result = record.failedAt(step.name(), why);
+        if (!record.failed()) {
+          newlyFailed.add(result);
+        }
         run.sample(result);
       } else {
         aggregated.add(i);
@@ -200,7 +200,8 @@ final class Dispatch {
    * fails the run and lets the block go (it stays stored at its step): it is called where nobody
    * would see the exception, after the aggregator's sink took the block's records.
    */
-  void commit(Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
+  void commit(
+      Flight flight, List<BatchRecord> after, StepCounts counts, List<BatchRecord> newlyFailed) {
     BlockStore.Block block = flight.block;
     boolean last = block.step() == run.job.steps().size() - 1;
     if (last && run.output != null) {
@@ -217,8 +218,8 @@ final class Dispatch {
       return;
     }
     if (moved) {
-      run.failed.addAndGet(newlyFailed);
-      run.failedMeter.increment(newlyFailed);
+      run.failed.addAndGet(newlyFailed.size());
+      run.failedMeter.increment(newlyFailed.size());
       if (last) {
         run.processed.addAndGet(after.size());
         run.processedThisRun.addAndGet(after.size());
@@ -239,10 +240,10 @@ final class Dispatch {
    * writes them in block order and commits the block, or gives it back unwritten.
    */
   private void toOutput(
-      Flight flight, List<BatchRecord> after, StepCounts counts, long newlyFailed) {
+      Flight flight, List<BatchRecord> after, StepCounts counts, List<BatchRecord> newlyFailed) {
     StringBuilder lines = new StringBuilder(after.size() * 64);
     long successful = 0;
-    long unwritable = 0;
+    List<BatchRecord> failures = new ArrayList<>(newlyFailed);
     for (BatchRecord record : after) {
       if (record.failed()) {
         continue;
@@ -251,21 +252,17 @@ final class Dispatch {
         lines.append(run.job.output().line(record.payload()));
         successful++;
       } catch (RuntimeException e) {
-        unwritable++;
-        run.sample(
+        BatchRecord unwritable =
             record.failedAt(
-                BatchRecord.OUTPUT, "the output cannot write it: " + BatchRun.describe(e)));
+                BatchRecord.OUTPUT, "the output cannot write it: " + BatchRun.describe(e));
+        failures.add(unwritable);
+        run.sample(unwritable);
       }
     }
     BlockStore.Block block = flight.block;
     BlockStore.Written written =
         new BlockStore.Written(
-            block.number(),
-            block.step(),
-            after.size(),
-            successful,
-            counts,
-            newlyFailed + unwritable);
+            block.number(), block.step(), after.size(), successful, counts, failures);
     if (flight.holdsSlot && run.output.mayWaitWithoutSlot()) {
       // Waiting for the blocks before it, it holds only its lines: its place goes to the next
       // block, so a slow force or commit at the output does not starve the steps.

@@ -49,16 +49,24 @@ public final class SqliteGuest implements InstanceTable.Sql, AutoCloseable {
       throw failure(file, "open", e);
     }
     SqliteGuest guest = new SqliteGuest(file, connection);
-    List<Boolean> table =
-        guest.query(
-            "look for the batch tables",
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sluice_batch_instance'",
-            rs -> true);
-    if (table.isEmpty()) {
+    if (!guest.has("sluice_batch_instance")) {
       guest.close();
       return null;
     }
     return guest;
+  }
+
+  /**
+   * Whether the file has the table {@code name}: one the owner's Sluice did not migrate yet (an
+   * older one) may lack the newer batch tables.
+   */
+  public boolean has(String name) {
+    return !query(
+            "look for the table " + name,
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+            rs -> true,
+            name)
+        .isEmpty();
   }
 
   @Override

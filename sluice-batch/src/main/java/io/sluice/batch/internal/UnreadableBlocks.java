@@ -35,7 +35,8 @@ final class UnreadableBlocks {
 
   /**
    * A block taken out: how many records failed with it, and what stands for them among the failure
-   * samples (position 0: their places in the input are in the bytes that cannot be read).
+   * samples and the kept failed records (position 0: their places in the input are in the bytes
+   * that cannot be read).
    */
   record Dropped(long records, BatchRecord sample) {}
 
@@ -43,11 +44,19 @@ final class UnreadableBlocks {
   Dropped drop(BlockStore.Block block) {
     BlockStore.Unreadable unreadable = block.unreadable();
     long records = unreadable.records() != null ? unreadable.records() : job.blockSize();
-    if (!store.dropUnreadable(block.instance(), block.number(), block.step(), records)) {
+    String step = job.steps().get(Math.min(block.step(), job.steps().size() - 1)).name();
+    String why =
+        "block "
+            + block.number()
+            + " of "
+            + records
+            + " record(s) cannot be read: "
+            + unreadable.reason();
+    BatchRecord sample = new BatchRecord(0, null, step, why);
+    if (!store.dropUnreadable(block.instance(), block.number(), block.step(), records, sample)) {
       return null;
     }
     blocks.increment();
-    String step = job.steps().get(Math.min(block.step(), job.steps().size() - 1)).name();
     LOG.warn(
         "Batch job {} instance {}: block {} at step {} cannot be read ({}); its {} record(s) count"
             + " as failed",
@@ -57,13 +66,6 @@ final class UnreadableBlocks {
         step,
         unreadable.reason(),
         records);
-    String why =
-        "block "
-            + block.number()
-            + " of "
-            + records
-            + " record(s) cannot be read: "
-            + unreadable.reason();
-    return new Dropped(records, new BatchRecord(0, null, step, why));
+    return new Dropped(records, sample);
   }
 }

@@ -3,6 +3,7 @@ package io.sluice.batch.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.sluice.batch.BatchFailure;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchState;
 import io.sluice.batch.StepCounts;
@@ -86,15 +87,19 @@ abstract class BlockStoreContract {
             BatchRecord.of(2, "record 2").failedAt("upper", "boom"),
             BatchRecord.of(3, "C"));
 
-    assertThat(blocks.advance(instance, 7, 0, false, after, new StepCounts(3, 1, 0), 1)).isTrue();
-    assertThat(blocks.advance(instance, 7, 0, false, after, new StepCounts(3, 1, 0), 1))
+    List<BatchRecord> failed = List.of(after.get(1));
+    assertThat(blocks.advance(instance, 7, 0, false, after, new StepCounts(3, 1, 0), failed))
+        .isTrue();
+    assertThat(blocks.advance(instance, 7, 0, false, after, new StepCounts(3, 1, 0), failed))
         .as("moved from step 0 already")
         .isFalse();
     assertThat(blocks.pending(instance, -1, 10).getFirst())
         .isEqualTo(new BlockStore.Block(instance, 7, 1, after));
 
-    assertThat(blocks.advance(instance, 7, 1, true, after, new StepCounts(2, 0, 1), 0)).isTrue();
-    assertThat(blocks.advance(instance, 7, 1, true, after, new StepCounts(2, 0, 1), 0)).isFalse();
+    assertThat(blocks.advance(instance, 7, 1, true, after, new StepCounts(2, 0, 1), List.of()))
+        .isTrue();
+    assertThat(blocks.advance(instance, 7, 1, true, after, new StepCounts(2, 0, 1), List.of()))
+        .isFalse();
 
     assertThat(blocks.pending(instance, -1, 10)).isEmpty();
     assertThat(blocks.steps(instance))
@@ -131,8 +136,9 @@ abstract class BlockStoreContract {
     assertThat(pending.get(1).unreadable()).isNull();
     assertThat(pending.get(1).records()).isEqualTo(records(4, 2));
 
-    assertThat(blocks.dropUnreadable(instance, 0, 0, 3)).isTrue();
-    assertThat(blocks.dropUnreadable(instance, 0, 0, 3)).as("gone already").isFalse();
+    BatchRecord why = new BatchRecord(0, null, "upper", "block 0 of 3 record(s) cannot be read");
+    assertThat(blocks.dropUnreadable(instance, 0, 0, 3, why)).isTrue();
+    assertThat(blocks.dropUnreadable(instance, 0, 0, 3, why)).as("gone already").isFalse();
     assertThat(blocks.pending(instance, -1, 10))
         .extracting(BlockStore.Block::number)
         .containsExactly(1L);
@@ -148,7 +154,7 @@ abstract class BlockStoreContract {
     long instance = blocks.create("import", "v1");
     blocks.load(instance, 0, records(1, 2), 3, 0);
     blocks.load(instance, 1, records(3, 2), 5, 0);
-    blocks.advance(instance, 0, 0, false, records(1, 2), new StepCounts(2, 0, 0), 0);
+    blocks.advance(instance, 0, 0, false, records(1, 2), new StepCounts(2, 0, 0), List.of());
     blocks.inputDone(instance);
     storage.close();
 
@@ -223,14 +229,94 @@ abstract class BlockStoreContract {
     assertThat(blocks.stopRequested(running)).as("answered").isFalse();
     assertThat(blocks.requestStop(running)).as("stopped already").isFalse();
 
-    blocks.resumed(running);
+    blocks.resumed(running, 1000);
     assertThat(blocks.find(running).orElseThrow().state()).isEqualTo(BatchState.LOADING);
     assertThat(blocks.requestStop(running)).isTrue();
     blocks.inputDone(running);
-    blocks.resumed(running);
+    blocks.resumed(running, 1000);
     assertThat(blocks.stopRequested(running))
         .as("a request no run answered is forgotten when the next begins")
         .isFalse();
     assertThat(blocks.find(running).orElseThrow().state()).isEqualTo(BatchState.RUNNING);
+  }
+
+  @Test
+  void eachCommitKeepsTheRecordsItCountsFailedOnceInInputOrder() {
+    long instance = blocks.create("import", "v1");
+    List<BatchRecord> loaded =
+        List.of(BatchRecord.of(1, "a"), BatchRecord.of(2, "b;;").failedAt("input", "bad line 2"));
+    blocks.load(instance, 0, loaded, 2, 1);
+    blocks.load(instance, 0, loaded, 2, 1); // loaded before a crash: no second row
+    BatchRecord upper = BatchRecord.of(1, "a").failedAt("upper", "IllegalStateException: no a");
+    List<BatchRecord> after = List.of(upper, loaded.get(1));
+    blocks.advance(instance, 0, 0, false, after, new StepCounts(1, 1, 1), List.of(upper));
+    blocks.advance(instance, 0, 0, false, after, new StepCounts(1, 1, 1), List.of(upper));
+    blocks.load(instance, 1, records(3, 2), 4, 0);
+    BatchRecord unreadable = new BatchRecord(0, null, "upper", "block 1 cannot be read");
+    blocks.dropUnreadable(instance, 1, 0, 2, unreadable);
+
+    List<BatchFailure> kept = blocks.failures(instance, 0, 10);
+
+    assertThat(kept)
+        .extracting(
+            BatchFailure::position, BatchFailure::step, BatchFailure::error, BatchFailure::payload)
+        .containsExactly(
+            tuple(0L, "upper", "block 1 cannot be read", null),
+            tuple(1L, "upper", "IllegalStateException: no a", "a"),
+            tuple(2L, "input", "bad line 2", "b;;"));
+    assertThat(blocks.find(instance).orElseThrow().failed())
+        .as("the unreadable block counts its 2 records with one row")
+        .isEqualTo(4);
+    assertThat(blocks.failures(instance, 2, 10))
+        .extracting(BatchFailure::position)
+        .containsExactly(2L);
+    assertThat(blocks.failures(instance, 3, 10)).isEmpty();
+    assertThat(blocks.failures(12345, 0, 10)).isEmpty();
+  }
+
+  @Test
+  void beyondItsBoundAnInstanceCountsFailedRecordsWithoutKeepingThem() {
+    long instance = blocks.create("import", "v1");
+    blocks.resumed(instance, 3);
+    List<BatchRecord> bad =
+        LongStream.rangeClosed(1, 5)
+            .mapToObj(i -> BatchRecord.of(i, "x".repeat(500)).failedAt("input", "bad " + i))
+            .toList();
+    blocks.load(instance, 0, bad, 5, 5);
+    blocks.load(instance, 5, List.of(bad.getFirst().withPayload("y")), 6, 1);
+
+    List<BatchFailure> kept = blocks.failures(instance, 0, 10);
+
+    assertThat(kept).extracting(BatchFailure::position).containsExactly(1L, 2L, 3L);
+    assertThat(kept.getFirst().payload())
+        .as("a payload's text is cut")
+        .hasSize(BatchFailure.PAYLOAD_CHARS)
+        .endsWith("…");
+    assertThat(blocks.find(instance).orElseThrow().failed()).isEqualTo(6);
+    assertThat(blocks.failures(instance, 0, 2))
+        .as("a page of 2")
+        .extracting(BatchFailure::position)
+        .containsExactly(1L, 2L);
+
+    blocks.resumed(instance, 4); // a run with a higher bound keeps one more
+    blocks.load(instance, 6, List.of(bad.get(4).withPayload("z")), 7, 1);
+    assertThat(blocks.failures(instance, 4, 10))
+        .extracting(BatchFailure::position)
+        .containsExactly(5L);
+  }
+
+  @Test
+  void rowsOfOnePositionComeInOnePage() {
+    long instance = blocks.create("import", "v1");
+    for (long block = 0; block < 3; block++) {
+      blocks.load(instance, block, records(block + 1, 1), block + 1, 0);
+      blocks.dropUnreadable(
+          instance, block, 0, 1, new BatchRecord(0, null, "upper", "block " + block));
+    }
+
+    assertThat(blocks.failures(instance, 0, 2))
+        .as("all three rows at 0, though 2 were asked for")
+        .hasSize(3);
+    assertThat(blocks.failures(instance, 1, 2)).isEmpty();
   }
 }

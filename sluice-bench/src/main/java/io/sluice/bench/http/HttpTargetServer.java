@@ -39,6 +39,7 @@ public final class HttpTargetServer {
     CommandLineOptions options = CommandLineOptions.parse(args);
     String target = options.string("target", "sluice");
     String strategyName = options.string("strategy", "auto");
+    String timers = options.string("timers", "timed");
     ThreadingProfile receiver =
         ThreadingProfile.builder()
             .maxThreadsActive(options.integer("threads", 16))
@@ -60,8 +61,11 @@ public final class HttpTargetServer {
               case "synchronous" -> new ProcessingStrategy.Synchronous(receiver);
               default -> throw new IllegalArgumentException("--strategy auto|synchronous");
             };
-        SluiceTarget sluice = new SluiceTarget(strategy);
-        System.err.println("sluice target: " + strategy);
+        if (!timers.equals("timed") && !timers.equals("untimed")) {
+          throw new IllegalArgumentException("--timers timed|untimed");
+        }
+        SluiceTarget sluice = new SluiceTarget(strategy, timers.equals("timed"));
+        System.err.println("sluice target: " + strategy + ", " + timers);
         server = sluice;
         port = sluice.port();
       }

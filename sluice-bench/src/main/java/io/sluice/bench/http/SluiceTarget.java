@@ -1,5 +1,8 @@
 package io.sluice.bench.http;
 
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.core.Message;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.app.Application;
@@ -18,18 +21,28 @@ import java.util.Set;
 /**
  * A Sluice application serving the {@link BenchEndpoint}s on 127.0.0.1, one flow each, both with
  * the strategy given and every other setting at its default. The token check and the reply are
- * CPU_LITE processors; the wait of {@code /wait} is a BLOCKING_IO processor that sleeps.
+ * CPU_LITE processors; the wait of {@code /wait} is a BLOCKING_IO processor that sleeps. Its meters
+ * go to a Prometheus registry, as those of {@code sluice run} do; untimed, the registry denies the
+ * two timers a request meets ({@code sluice.http.server.requests} and {@code
+ * sluice.flow.duration}): each record is a no-op, what the request does to find its timer stays.
  */
 final class SluiceTarget implements AutoCloseable {
 
   private final Application app;
   private final int port;
 
-  SluiceTarget(ProcessingStrategy strategy) throws IOException {
+  SluiceTarget(ProcessingStrategy strategy, boolean timed) throws IOException {
     // Listeners share a server only on a fixed port (port 0 is never shared): pick a free one.
     this.port = freePort();
     HttpServerConfig server = HttpServerConfig.builder(port).host("127.0.0.1").build();
-    Application.Builder builder = Application.builder();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    if (!timed) {
+      registry
+          .config()
+          .meterFilter(MeterFilter.denyNameStartsWith("sluice.http.server.requests"))
+          .meterFilter(MeterFilter.denyNameStartsWith("sluice.flow.duration"));
+    }
+    Application.Builder builder = Application.builder().meterRegistry(registry);
     for (BenchEndpoint endpoint : BenchEndpoint.values()) {
       builder.flow(flow(endpoint, server, strategy));
     }

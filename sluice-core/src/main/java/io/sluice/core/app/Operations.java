@@ -1,6 +1,9 @@
 package io.sluice.core.app;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.sluice.core.ProcessingStrategy;
 import io.sluice.core.SluiceException;
 import io.sluice.core.flow.Flow;
@@ -24,6 +27,7 @@ public final class Operations {
   public static final int PAYLOAD_SHOWN = 2_000;
 
   private final Application app;
+  private final FlowRates rates = new FlowRates();
 
   /** The operations of {@code app} (started, for its queues to be open). */
   public Operations(Application app) {
@@ -41,6 +45,14 @@ public final class Operations {
    * @param failed messages that failed
    * @param refused messages refused at the door
    * @param discarded messages an exhausted stage dropped
+   * @param rate messages that ended (completed or failed) per second, over the last few seconds
+   *     between reads of the flows (0 at the first read)
+   * @param p50Millis the median time from a message's arrival to its completion, in milliseconds,
+   *     from the sampled timer {@code sluice.flow.duration} since the start; null before any
+   *     message was timed or with the timers off
+   * @param p99Millis the 99th percentile of the same, null likewise
+   * @param limit the adaptive limit on its concurrent BLOCKING_IO calls now, for an {@code auto}
+   *     flow; null for the other strategies
    */
   public record FlowView(
       String name,
@@ -50,7 +62,11 @@ public final class Operations {
       long completed,
       long failed,
       long refused,
-      long discarded) {}
+      long discarded,
+      double rate,
+      Double p50Millis,
+      Double p99Millis,
+      Integer limit) {}
 
   /**
    * A durable queue a flow takes from.
@@ -86,15 +102,34 @@ public final class Operations {
 
   private FlowView view(Flow flow) {
     String name = flow.name();
+    long completed = outcome(name, "completed");
+    long failed = outcome(name, "failed");
+    Timer timer =
+        app.meterRegistry()
+            .find("sluice.flow.duration")
+            .tag("flow", name)
+            .tag("outcome", "completed")
+            .timer();
+    HistogramSnapshot latency = timer == null ? null : timer.takeSnapshot();
+    Gauge limit =
+        app.meterRegistry()
+            .find("sluice.stage.limit")
+            .tag("flow", name)
+            .tag("stage", "auto")
+            .gauge();
     return new FlowView(
         name,
         strategy(flow.strategy()),
         app.flowStopped(name),
         app.inFlight(name),
-        outcome(name, "completed"),
-        outcome(name, "failed"),
+        completed,
+        failed,
         outcome(name, "refused"),
-        outcome(name, "discarded"));
+        outcome(name, "discarded"),
+        rates.rate(name, completed + failed, System.nanoTime()),
+        Latency.percentile(latency, 0.50),
+        Latency.percentile(latency, 0.99),
+        limit == null || Double.isNaN(limit.value()) ? null : (int) limit.value());
   }
 
   private static String strategy(ProcessingStrategy strategy) {

@@ -135,12 +135,30 @@ final class AutoEngine extends Engine {
    * A forked route starts on the thread that forks it, where its CPU_LITE steps run until it first
    * waits or meets work that belongs elsewhere (blocking work goes to a virtual thread as always,
    * so a route that blocks delays no other): a route that sends a call and waits costs no thread
-   * start.
+   * start. Routes forked inside routes started this way nest on the thread's stack, so past {@link
+   * #INLINE_FORKS} of them on one thread (a recursion through a scatter-gather) a route starts on a
+   * virtual thread of its own, as a detached execution does.
    */
   @Override
   void fork(Execution execution) {
-    execution.run();
+    int[] depth = FORKS_ON_THIS_THREAD.get();
+    if (depth[0] >= INLINE_FORKS) {
+      detach(execution);
+      return;
+    }
+    depth[0]++;
+    try {
+      execution.run();
+    } finally {
+      depth[0]--;
+    }
   }
+
+  /** How many forked routes may run nested on one thread's stack. */
+  static final int INLINE_FORKS = 16;
+
+  private static final ThreadLocal<int[]> FORKS_ON_THIS_THREAD =
+      ThreadLocal.withInitial(() -> new int[1]);
 
   @Override
   boolean resumesElsewhere() {

@@ -13,6 +13,7 @@ import io.sluice.core.flow.Flow;
 import io.sluice.core.flow.OnError;
 import io.sluice.core.spi.Processor;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -88,6 +89,68 @@ class FlowRefRunsAnotherFlowTest {
             .build();
     try (Application app = app(main)) {
       assertThat(send(app, 10_000).payload()).isEqualTo(0);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aRecursionThroughAScatterGatherGoesTenThousandDeepWithoutTheThreadsStack(
+      ProcessingStrategy strategy) throws Exception {
+    // A scatter-gather's routes start on the thread that forks them (under auto): a recursion
+    // through one must still not nest on that thread's stack.
+    Processor countDown = lite(m -> m.withPayload((Integer) m.payload() - 1));
+    ScatterGather fan =
+        new ScatterGather(
+            "fan",
+            List.of(
+                new ScatterGather.Route("deeper", List.of(new FlowRef("main"))),
+                new ScatterGather.Route("beside", List.of(lite(m -> m)))),
+            null,
+            false,
+            "routeErrors");
+    Processor pickDeeper = lite(m -> m.withPayload(((Map<?, ?>) m.payload()).get("deeper")));
+    Flow main =
+        Flow.builder("main")
+            .strategy(strategy)
+            .processor(countDown)
+            .processor(Choice.builder("more").when("payload > 0", fan, pickDeeper).build())
+            .build();
+    try (Application app = app(main)) {
+      assertThat(send(app, 10_000).payload()).isEqualTo(0);
+    }
+  }
+
+  @Test
+  void aFailureAtTheBottomOfADeepRecursionThroughScatterGathersKeepsItsMessageShort() {
+    Processor countDown = lite(m -> m.withPayload((Integer) m.payload() - 1));
+    ScatterGather fan =
+        new ScatterGather(
+            "fan",
+            List.of(
+                new ScatterGather.Route("deeper", List.of(new FlowRef("main"))),
+                new ScatterGather.Route("beside", List.of(lite(m -> m)))),
+            null,
+            false,
+            "routeErrors");
+    Flow main =
+        Flow.builder("main")
+            .processor(countDown)
+            .processor(
+                Choice.builder("more")
+                    .when("payload > 0", fan)
+                    .otherwise(failing(new IllegalStateException("the bottom failed")))
+                    .build())
+            .build();
+    try (Application app = app(main)) {
+      assertThatThrownBy(() -> send(app, 2_000))
+          .cause()
+          .isInstanceOf(CompositeRoutingException.class)
+          .satisfies(
+              e ->
+                  assertThat(e.getMessage())
+                      .startsWith("scatter-gather 'fan': 1 route failed; route deeper: ")
+                      .hasSizeLessThan(2 * CompositeRoutingException.SHOWN)
+                      .contains(" more characters)"));
     }
   }
 

@@ -140,6 +140,9 @@ public final class Pool {
     pool.setIdleTimeout(config.idleTimeout().toMillis());
     pool.setMaxLifetime(config.maxLifetime().toMillis());
     pool.setInitializationFailTimeout(-1);
+    // Operators see each pool in JConsole as com.zaxxer.hikari:type=Pool (NAME): its connections
+    // active, idle and total, the threads waiting for one, and softEvictConnections.
+    pool.setRegisterMbeans(true);
     if (registry != null) {
       pool.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
     }

@@ -14,7 +14,9 @@ import io.sluice.jobs.spi.JobState;
 import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.JobTypeStats;
 import io.sluice.jobs.spi.NewJob;
+import io.sluice.jobs.spi.NodeInfo;
 import io.sluice.jobs.spi.NodeLease;
+import io.sluice.jobs.spi.WaitingJobs;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -76,7 +78,7 @@ public final class JdbcJobStore implements JobStore {
     this.aging = priorityAging.toMillis();
     this.historyRetention = history;
     this.sql = JobSql.of(db.type(), db.skipLocked(), db.inIds(), !history.isZero());
-    this.listing = new JobListing(db);
+    this.listing = new JobListing(db, JobSql.databaseNow(db.type()));
     this.counted = new JobStatements(db);
     this.history = new JobHistory(db, counted);
     this.creation = new JobCreation(sql, aging, counted);
@@ -365,6 +367,21 @@ public final class JdbcJobStore implements JobStore {
   @Override
   public List<JobTypeStats> stats() {
     return listing.stats(clock.millis());
+  }
+
+  @Override
+  public List<WaitingJobs> waitingByPriority() {
+    return listing.waitingByPriority();
+  }
+
+  @Override
+  public Map<String, Long> runningByNode() {
+    return listing.runningByNode();
+  }
+
+  @Override
+  public List<NodeInfo> nodes() {
+    return listing.nodes();
   }
 
   @Override

@@ -4,17 +4,23 @@ import io.sluice.jdbc.JdbcAccess;
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobQuery;
 import io.sluice.jobs.spi.JobTypeStats;
+import io.sluice.jobs.spi.NodeInfo;
+import io.sluice.jobs.spi.WaitingJobs;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The job store's listings for operators (the {@code sluice jobs} commands): jobs by state, type
- * and id page, and counts per type. Apart from {@link JdbcJobStore} because nothing on an executor
- * node's path uses them; the same SQL serves SQLite and PostgreSQL. Both read on a read connection;
- * the counts scan the unfinished jobs, which is fine for a command and not meant for a hot loop.
+ * The job store's listings for operators (the {@code sluice jobs} commands and the console): jobs
+ * by state, type and id page, counts per type, per type and priority and per node, and the node
+ * table. Apart from {@link JdbcJobStore} because nothing on an executor node's path uses them; the
+ * same SQL serves SQLite and PostgreSQL. Both read on a read connection; the counts scan the
+ * unfinished jobs, which is fine for a command and not meant for a hot loop.
  */
 final class JobListing {
 
@@ -26,10 +32,21 @@ final class JobListing {
           + " MIN(CASE WHEN state = 0 AND due_at <= ? THEN due_at END)"
           + " FROM sluice_job GROUP BY type ORDER BY type";
 
-  private final JdbcAccess db;
+  private static final String WAITING_BY_PRIORITY =
+      "SELECT type, priority, COUNT(*) FROM sluice_job WHERE state = 0"
+          + " GROUP BY type, priority ORDER BY type, priority DESC";
 
-  JobListing(JdbcAccess db) {
+  private static final String RUNNING_BY_NODE =
+      "SELECT owner, COUNT(*) FROM sluice_job WHERE state = 1 GROUP BY owner ORDER BY owner";
+
+  private final JdbcAccess db;
+  private final String nodes;
+
+  /** The listings of {@code db}, whose clock reads as {@code now} (epoch milliseconds, in SQL). */
+  JobListing(JdbcAccess db, String now) {
     this.db = db;
+    this.nodes =
+        "SELECT node, epoch, lease_expires - " + now + " FROM sluice_job_node ORDER BY node";
   }
 
   List<JobInfo> list(JobQuery query) {
@@ -50,6 +67,29 @@ final class JobListing {
 
   List<JobTypeStats> stats(long now) {
     return db.query("count the jobs per type", STATS, JobListing::stats, now, now);
+  }
+
+  List<WaitingJobs> waitingByPriority() {
+    return db.query(
+        "count the waiting jobs per type and priority",
+        WAITING_BY_PRIORITY,
+        rs -> new WaitingJobs(rs.getString(1), rs.getInt(2), rs.getLong(3)));
+  }
+
+  Map<String, Long> runningByNode() {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    db.query(
+        "count the running jobs per node",
+        RUNNING_BY_NODE,
+        rs -> counts.put(rs.getString(1), rs.getLong(2)));
+    return counts;
+  }
+
+  List<NodeInfo> nodes() {
+    return db.query(
+        "read the node table",
+        nodes,
+        rs -> new NodeInfo(rs.getString(1), rs.getLong(2), Duration.ofMillis(rs.getLong(3))));
   }
 
   private static JobTypeStats stats(ResultSet rs) throws SQLException {

@@ -201,6 +201,18 @@ public interface JobStore {
    */
   List<JobTypeStats> stats();
 
+  /** Jobs waiting (due or not), per type and priority, in type order, highest priority first. */
+  List<WaitingJobs> waitingByPriority();
+
+  /** Running jobs per node that holds them, in node order. */
+  Map<String, Long> runningByNode();
+
+  /**
+   * Every node in the node table, in node order, live or lapsed, with what is left of its lease on
+   * the database's clock.
+   */
+  List<NodeInfo> nodes();
+
   /**
    * When the next job of these {@code types} that is not due yet becomes due, if one does before
    * {@code horizon}.

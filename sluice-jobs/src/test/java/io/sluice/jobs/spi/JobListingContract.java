@@ -101,6 +101,43 @@ public abstract class JobListingContract extends JobStoreContract {
   }
 
   @Test
+  public void waitingJobsAreCountedPerPriorityRunningOnesPerNodeAndNodesShowTheirLease() {
+    NodeLease a = node("node-a");
+    NodeLease b = node("node-b");
+    store.create(NewJob.of("email", "a1"));
+    store.create(NewJob.of("email", "a2"));
+    assertThat(store.claim(a, EMAILS, 10)).hasSize(2);
+    store.create(NewJob.of("email", "b1"));
+    claimOne(b);
+    store.create(NewJob.of("email", 1).withPriority(5));
+    store.create(NewJob.of("email", 2).withPriority(5));
+    store.create(NewJob.of("email", 3).withDueAt(clock.instant().plusSeconds(60)));
+    store.create(NewJob.of("report", 4));
+
+    assertThat(store.waitingByPriority())
+        .containsExactly(
+            new WaitingJobs("email", 5, 2),
+            new WaitingJobs("email", 0, 1),
+            new WaitingJobs("report", 0, 1));
+    assertThat(store.runningByNode())
+        .containsExactly(Map.entry("node-a", 2L), Map.entry("node-b", 1L));
+    assertThat(store.nodes()).extracting(NodeInfo::node).containsExactly("node-a", "node-b");
+    assertThat(store.nodes())
+        .allSatisfy(
+            n -> {
+              assertThat(n.live()).isTrue();
+              assertThat(n.leaseLeft()).isPositive().isLessThanOrEqualTo(LEASE);
+            });
+    assertThat(store.nodes().getFirst().epoch()).isEqualTo(a.epoch());
+
+    assertThat(store.renew(b, Duration.ofMillis(1))).isTrue();
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> !store.nodes().get(1).live());
+    assertThat(store.nodes().get(0).live()).as("a's lease runs on").isTrue();
+  }
+
+  @Test
   public void jobsAndIncidentsSurviveClosingAndOpeningTheStorage() throws Exception {
     NodeLease a = node("node-a");
     long incident = store.create(NewJob.of("email", "bad").withMaxRetries(0));

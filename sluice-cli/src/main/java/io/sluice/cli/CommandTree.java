@@ -32,6 +32,7 @@ final class CommandTree {
                   leaf("incidents", JobsIncidentsCommand::new),
                   leaf("retry", JobsRetryCommand::new),
                   leaf("stats", JobsStatsCommand::new),
+                  leaf("history", JobsHistoryCommand::new),
                   leaf("create", JobsCreateCommand::new))),
           new Node(
               "batch",

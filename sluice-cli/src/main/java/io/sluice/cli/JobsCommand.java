@@ -8,7 +8,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "jobs",
     mixinStandardHelpOptions = true,
-    header = "Lists, shows, counts, creates and retries the durable jobs of a store.",
+    header =
+        "Lists, shows, counts, creates and retries the durable jobs of a store, and their history.",
     description = {
       "Works on the jobs in the store of a configuration file (sluice.store:",
       "embedded SQLite by default, or PostgreSQL). An embedded SQLite store belongs to one "

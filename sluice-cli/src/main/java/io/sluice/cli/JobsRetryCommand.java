@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobState;
+import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.NewJob;
 import java.util.List;
 import java.util.Optional;
@@ -14,15 +15,19 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice jobs retry}: makes incidents wait again, due now, with fresh retries. */
+/**
+ * {@code sluice jobs retry}: makes incidents wait again, due now, with fresh retries: those named
+ * by id, or every incident of a type.
+ */
 @Command(
     name = "retry",
     mixinStandardHelpOptions = true,
     header = "Makes incidents wait again, due now, with fresh retries.",
     description = {
-      "Makes each incident wait again, due now, with --retries retries. Exits with 1 when "
-          + "an id is not an unfinished job or not an incident (the other ids are retried all the "
-          + "same)."
+      "Makes each incident named by its id, or with --type every incident of that type at once, "
+          + "wait again, due now, with --retries retries. Exits with 1 when an id is not an "
+          + "unfinished job or not an incident (the other ids are retried all the same), or when "
+          + "the type has no incident."
     })
 final class JobsRetryCommand implements Callable<Integer> {
 
@@ -30,8 +35,14 @@ final class JobsRetryCommand implements Callable<Integer> {
 
   @Mixin ManagementTokenOption token;
 
-  @Parameters(index = "1..*", arity = "1..*", paramLabel = "ID", description = "Incident ids.")
-  List<Long> ids;
+  @Parameters(index = "1..*", arity = "0..*", paramLabel = "ID", description = "Incident ids.")
+  List<Long> ids = List.of();
+
+  @Option(
+      names = "--type",
+      paramLabel = "TYPE",
+      description = "Every incident of this type instead of ids, in one statement.")
+  String type;
 
   @Option(
       names = "--retries",
@@ -47,6 +58,20 @@ final class JobsRetryCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--retries must not be negative, was " + retries);
     }
+    if (type != null == !ids.isEmpty()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "give the incident ids, or --type TYPE for every incident of a type: one of the two");
+    }
+    if (type != null) {
+      try {
+        NewJob.type(type);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--type: " + e.getMessage());
+      }
+      // On the store itself: the management API of a run that holds it has no retry by type.
+      return store.use(this::retryType);
+    }
     return store.view(
         token,
         jobs -> {
@@ -58,6 +83,24 @@ final class JobsRetryCommand implements Callable<Integer> {
           }
           return exit;
         });
+  }
+
+  private int retryType(JobStore jobs) {
+    int retried = jobs.retryIncidents(type, retries);
+    if (retried == 0) {
+      spec.commandLine()
+          .getErr()
+          .printf(
+              "sluice: no incident of type '%s' (any more); see sluice jobs incidents --type %s%n",
+              type, type);
+      return ExitCodes.FAILED;
+    }
+    spec.commandLine()
+        .getOut()
+        .printf(
+            "%d incident(s) of type '%s' wait again, due now, with %d retries%n",
+            retried, type, retries);
+    return ExitCodes.OK;
   }
 
   private boolean retry(JobsView jobs, long id) {
@@ -88,7 +131,7 @@ final class JobsRetryCommand implements Callable<Integer> {
         .getErr()
         .printf(
             "sluice: no unfinished job has id %d (a job that finished is deleted); see sluice jobs"
-                + " list%n",
+                + " list, or sluice jobs history%n",
             id);
     return ExitCodes.FAILED;
   }

@@ -257,8 +257,86 @@ class JobsCommandsWorkOnTheConfiguredStoreTest {
   }
 
   @Test
+  void historyListsTheEndedJobsNewestFirstNarrowedAndPaged() throws Exception {
+    Path path = Path.of(config);
+    long invoice = ConfiguredStores.completed(path, "send", "Invoice INV-42");
+    long report = ConfiguredStores.completed(path, "report", "monthly");
+    long failed = ConfiguredStores.incident(path, "send", "SMTP 550: mailbox full");
+
+    List<String> lines = ok(jobs("history")).out().lines().toList();
+    assertThat(lines.get(0))
+        .startsWith("ENTRY  JOB  TYPE    STATE      ATTEMPTS  NODE       FINISHED")
+        .endsWith("ERROR");
+    assertThat(lines.get(1))
+        .matches(
+            "3      "
+                + failed
+                + "    send    failed     1         test-node  20.*Z  SMTP 550: mailbox full");
+    assertThat(lines.get(2)).startsWith("2      " + report + "    report  completed");
+    assertThat(lines.get(3)).startsWith("1      " + invoice + "    send    completed");
+    assertThat(lines.get(4)).isEqualTo("3 finished job(s)");
+
+    assertThat(
+            ok(jobs("history", "--type", "send", "--state", "completed", "--search", "inv-42"))
+                .out())
+        .containsPattern("1 +" + invoice + " +send +completed")
+        .endsWith("1 finished job(s)" + System.lineSeparator());
+    assertThat(ok(jobs("history", "--search", "MAILBOX")).out()).contains("SMTP 550");
+    assertThat(ok(jobs("history", "--max", "2")).out())
+        .contains("more may follow: add --before 2 for the next page");
+    assertThat(ok(jobs("history", "--max", "2", "--before", "2")).out())
+        .containsPattern("1 +" + invoice + " +send +completed")
+        .doesNotContain("report")
+        .endsWith("1 finished job(s)" + System.lineSeparator());
+
+    JsonNode history = json(ok(jobs("history", "--type", "send", "--output", "json")).out());
+    assertThat(history.get("count").asInt()).isEqualTo(2);
+    assertThat(history.get("nextBefore").isNull()).isTrue();
+    JsonNode completed = history.get("history").get(1);
+    assertThat(completed.get("jobId").asLong()).isEqualTo(invoice);
+    assertThat(completed.get("state").asText()).isEqualTo("completed");
+    assertThat(completed.get("payload").asText()).isEqualTo("Invoice INV-42");
+    assertThat(completed.get("node").asText()).isEqualTo("test-node");
+    assertThat(Instant.parse(completed.get("finishedAt").asText()))
+        .isBeforeOrEqualTo(Instant.now());
+
+    CliRun badMax = jobs("history", "--max", "1001");
+    assertThat(badMax.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(badMax.err()).contains("--max must be from 1 to 1000, was 1001");
+    CliRun badState = jobs("history", "--state", "lost");
+    assertThat(badState.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(badState.err()).contains("completed, failed");
+  }
+
+  @Test
+  void retryByTypeRetriesEveryIncidentOfTheTypeAtOnce() {
+    Path path = Path.of(config);
+    long first = ConfiguredStores.incident(path, "send", "down");
+    long second = ConfiguredStores.incident(path, "send", "down");
+    long other = ConfiguredStores.incident(path, "report", "down");
+
+    assertThat(ok(jobs("retry", "--type", "send", "--retries", "4")).out())
+        .isEqualTo(
+            "2 incident(s) of type 'send' wait again, due now, with 4 retries"
+                + System.lineSeparator());
+    assertThat(ok(jobs("show", String.valueOf(first))).out()).contains("state:         waiting");
+    assertThat(ok(jobs("show", String.valueOf(second))).out()).contains("retries left:  4");
+    assertThat(ok(jobs("show", String.valueOf(other))).out()).contains("state:         incident");
+
+    CliRun none = jobs("retry", "--type", "send");
+    assertThat(none.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(none.err()).contains("no incident of type 'send'");
+    CliRun both = jobs("retry", String.valueOf(other), "--type", "report");
+    assertThat(both.exitCode()).isEqualTo(ExitCodes.INVALID);
+    assertThat(both.err()).contains("one of the two");
+    CliRun neither = jobs("retry");
+    assertThat(neither.exitCode()).isEqualTo(ExitCodes.INVALID);
+  }
+
+  @Test
   void everyJobsCommandHasHelp() {
-    for (String command : new String[] {"list", "show", "incidents", "retry", "stats", "create"}) {
+    for (String command :
+        new String[] {"list", "show", "incidents", "retry", "stats", "create", "history"}) {
       CliRun run = CliRun.of("jobs", command, "--help");
       assertThat(run.exitCode()).as(command).isZero();
       assertThat(run.out()).as(command).contains("Usage: sluice jobs " + command + " ");

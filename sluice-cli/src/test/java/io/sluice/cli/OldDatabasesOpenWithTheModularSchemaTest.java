@@ -51,7 +51,8 @@ class OldDatabasesOpenWithTheModularSchemaTest {
   private static final List<String> NOW =
       java.util.stream.Stream.concat(
               COMBINED.stream(),
-              java.util.stream.Stream.of("9 batch_parameters", "11 batch_failures"))
+              java.util.stream.Stream.of(
+                  "9 batch_parameters", "10 job_history", "11 batch_failures"))
           .toList();
 
   @TempDir Path dir;

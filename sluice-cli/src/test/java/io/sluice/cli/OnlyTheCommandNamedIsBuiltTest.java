@@ -19,7 +19,7 @@ class OnlyTheCommandNamedIsBuiltTest {
         .containsExactly(
             "run", "validate", "jobs", "batch", "demo", "schema", "completion", "help");
     assertThat(whole.getSubcommands().get("jobs").getSubcommands().keySet())
-        .containsExactly("list", "show", "incidents", "retry", "stats", "create");
+        .containsExactly("list", "show", "incidents", "retry", "stats", "history", "create");
     assertThat(whole.getSubcommands().get("batch").getSubcommands().keySet())
         .containsExactly("run", "list", "failures", "resume", "stop");
     // each under the name its @Command gives it, so the tree cannot rename one
@@ -45,7 +45,7 @@ class OnlyTheCommandNamedIsBuiltTest {
         .containsExactly("create");
 
     CommandLine jobsHelp = Main.commandLine(new String[] {"jobs", "--help"});
-    assertThat(jobsHelp.getSubcommands().get("jobs").getSubcommands()).hasSize(6);
+    assertThat(jobsHelp.getSubcommands().get("jobs").getSubcommands()).hasSize(7);
     assertThat(Main.commandLine(new String[] {"help", "jobs"}).getSubcommands()).hasSize(8);
     assertThat(Main.commandLine(new String[] {"jbos"}).getSubcommands()).hasSize(8);
   }

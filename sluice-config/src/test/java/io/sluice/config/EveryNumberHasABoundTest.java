@@ -91,6 +91,7 @@ class EveryNumberHasABoundTest {
         "sluice: { jobs: { maxIdleWait: %s } }                              | sluice.jobs.maxIdleWait | 24h",
         "sluice: { jobs: { idleWaitFactor: %s } }                           | sluice.jobs.idleWaitFactor | 100",
         "sluice: { jobs: { priorityAging: %s } }                            | sluice.jobs.priorityAging | 24h",
+        "sluice: { jobs: { history: %s } }                                  | sluice.jobs.history | 8760h",
         "batch: [{ name: b, input: { generator: { count: 1 } }, blockSize: %s, steps: [{ name: s }] }] | batch[0].blockSize | 100000",
         "batch: [{ name: b, input: { generator: { count: 1 } }, maxFailedRecords: %s, steps: [{ name: s }] }] | batch[0].maxFailedRecords | 1000000000",
         "batch: [{ name: b, input: { generator: { count: 1 } }, threads: %s, steps: [{ name: s }] }] | batch[0].threads | 1000",

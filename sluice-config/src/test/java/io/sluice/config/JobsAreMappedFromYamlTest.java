@@ -46,6 +46,7 @@ class JobsAreMappedFromYamlTest {
                     idleWaitFactor: 1.5
                     claimOrder: priority
                     priorityAging: 2s
+                    history: 48h
                     handlers:
                       send-email: { flow: mailer }
                       billing:monthly: { class: io.sluice.config.RecordingJobHandler }
@@ -80,6 +81,7 @@ class JobsAreMappedFromYamlTest {
                 1.5));
     assertThat(jobs.claimOrder()).isEqualTo(ClaimOrder.PRIORITY);
     assertThat(jobs.priorityAging()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(jobs.history()).isEqualTo(Duration.ofHours(48));
     assertThat(jobs.hasHandlers()).isTrue();
     assertThat(jobs.handlers())
         .containsExactly(
@@ -94,6 +96,7 @@ class JobsAreMappedFromYamlTest {
     assertThat(jobs.hasHandlers()).isFalse();
     assertThat(jobs.claimOrder()).isEqualTo(ClaimOrder.PRIORITY);
     assertThat(jobs.priorityAging()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(jobs.history()).isEqualTo(Duration.ofDays(7));
     assertThat(jobs.executorConfig()).isEqualTo(JobExecutorConfig.defaults());
   }
 
@@ -106,6 +109,15 @@ class JobsAreMappedFromYamlTest {
 
     assertThat(config.prefetch()).isEqualTo(40);
     assertThat(config.leaseDuration()).isEqualTo(Duration.ofSeconds(6));
+  }
+
+  @Test
+  void historyOfZeroKeepsNone() {
+    JobsConfig jobs =
+        Configs.read("sluice: { jobs: { history: 0ms } }\nflows: [ { name: bare } ]")
+            .section(JobsConfig.class);
+
+    assertThat(jobs.history()).isZero();
   }
 
   @Test
@@ -184,6 +196,7 @@ class JobsAreMappedFromYamlTest {
           backoffFactor: 0.5
           safetyPoll: soon
           priorityAging: 0ms
+          history: 30s
           handlers:
             email: { flow: mailer }
             report: { class: com.acme.Missing }
@@ -207,11 +220,12 @@ class JobsAreMappedFromYamlTest {
             tuple("app.yaml:8:5", "sluice.jobs.backoffFactor", "0.5"),
             tuple("app.yaml:9:5", "sluice.jobs.safetyPoll", "soon"),
             tuple("app.yaml:10:5", "sluice.jobs.priorityAging", "0ms"),
-            tuple("app.yaml:12:16", "sluice.jobs.handlers.email.flow", "mailer"),
-            tuple("app.yaml:13:17", "sluice.jobs.handlers.report.class", "com.acme.Missing"),
+            tuple("app.yaml:11:5", "sluice.jobs.history", "30s"),
+            tuple("app.yaml:13:16", "sluice.jobs.handlers.email.flow", "mailer"),
+            tuple("app.yaml:14:17", "sluice.jobs.handlers.report.class", "com.acme.Missing"),
             tuple(
-                "app.yaml:14:17", "sluice.jobs.handlers.enrich.class", "io.sluice.config.Enricher"),
-            tuple("app.yaml:15:7", "sluice.jobs.handlers.both", "flow, class"));
+                "app.yaml:15:17", "sluice.jobs.handlers.enrich.class", "io.sluice.config.Enricher"),
+            tuple("app.yaml:16:7", "sluice.jobs.handlers.both", "flow, class"));
   }
 
   @Test
@@ -256,6 +270,8 @@ class JobsAreMappedFromYamlTest {
         .isEqualTo("must be at least retryBackoff (PT10S)");
     assertThat(rule("sluice.jobs.safetyPoll")).isEqualTo(Durations.RULE);
     assertThat(rule("sluice.jobs.priorityAging")).isEqualTo("must be a duration of at least 1 ms");
+    assertThat(rule("sluice.jobs.history"))
+        .isEqualTo("must be 0ms (no history kept) or a duration from 1m to 8760h (365 days)");
     assertThat(rule("sluice.jobs.handlers.email.flow"))
         .isEqualTo("is not a flow of this configuration; its flows: audit, worker");
     assertThat(rule("sluice.jobs.handlers.report.class"))

@@ -8,6 +8,8 @@ import io.sluice.core.app.Jmx;
 import io.sluice.core.flow.Flow;
 import io.sluice.core.health.HealthCheck;
 import io.sluice.core.logging.LogContext;
+import io.sluice.jobs.spi.FinishedJob;
+import io.sluice.jobs.spi.HistoryQuery;
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobState;
 import io.sluice.jobs.spi.JobStore;
@@ -34,6 +36,52 @@ import org.junit.jupiter.api.Test;
  * once for PostgreSQL. Tests wait with Awaitility, never by sleeping.
  */
 abstract class JobExecutorContract extends JobExecutorFixture {
+
+  @Test
+  void theFirstLiveNodePrunesTheHistoryOlderThanKeptAndKeepsTheRest() throws Exception {
+    try (Connection connection = connect();
+        PreparedStatement old =
+            connection.prepareStatement(
+                "INSERT INTO sluice_job_history (job_id, type, state, priority, attempts,"
+                    + " created_at, finished_at) VALUES (?, 'email', 0, 0, 1, 0, ?)")) {
+      long eightDaysAgo = clock.instant().minus(Duration.ofDays(8)).toEpochMilli();
+      for (long id = 1; id <= 3; id++) {
+        old.setLong(1, 1_000_000 + id);
+        old.setLong(2, eightDaysAgo);
+        old.executeUpdate();
+      }
+    }
+    List<Long> ids = emails(5);
+
+    start("node-a", Map.of("email", job -> {}), c -> c.heartbeatInterval(Duration.ofMillis(100)));
+
+    await().atMost(PATIENCE).until(() -> count("sluice.jobs.history.pruned", "node-a") == 3);
+    await().atMost(PATIENCE).until(() -> finished(ids));
+    assertThat(store.history(HistoryQuery.newest(10)))
+        .extracting(FinishedJob::jobId)
+        .containsExactlyInAnyOrderElementsOf(ids);
+  }
+
+  @Test
+  void aNodeOfAStoreKeepingNoHistoryWritesNoneAndPrunesWhatWasLeft() throws Exception {
+    List<Long> before = emails(3);
+    JobExecutor keeping = start("node-a", Map.of("email", job -> {}), c -> c);
+    await().atMost(PATIENCE).until(() -> finished(before));
+    keeping.close();
+    assertThat(store.history(HistoryQuery.newest(10))).hasSize(3);
+    JobStore withoutHistory = JobTestStorages.jobs(storage, Duration.ZERO);
+    List<Long> after = emails(2);
+
+    start(
+        withoutHistory,
+        "node-b",
+        Map.of("email", job -> {}),
+        c -> c.heartbeatInterval(Duration.ofMillis(100)));
+
+    await().atMost(PATIENCE).until(() -> count("sluice.jobs.history.pruned", "node-b") == 3);
+    await().atMost(PATIENCE).until(() -> finished(after));
+    assertThat(store.history(HistoryQuery.newest(10))).isEmpty();
+  }
 
   @Test
   void everyJobRunsOnceAndIsCompletedAndCounted() {

@@ -40,4 +40,9 @@ final class JobTestStorages {
   static JobStore jobs(Storage storage) {
     return JobStores.open(storage, VALUES, Duration.ofSeconds(1));
   }
+
+  /** A job store of {@code storage}, 1 s aging, keeping its history for {@code history}. */
+  static JobStore jobs(Storage storage, Duration history) {
+    return JobStores.open(storage, VALUES, ClaimOrder.PRIORITY, Duration.ofSeconds(1), history);
+  }
 }

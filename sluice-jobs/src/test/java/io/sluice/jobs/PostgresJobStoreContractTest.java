@@ -6,6 +6,7 @@ import io.sluice.jobs.spi.JobStoreContractTest;
 import io.sluice.testkit.PostgresTestDatabase;
 import java.sql.Connection;
 import java.time.Clock;
+import java.time.Duration;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The job store contract, run against PostgreSQL: the class's schema emptied before each test. */
@@ -27,6 +28,11 @@ class PostgresJobStoreContractTest extends JobStoreContractTest {
   @Override
   protected JobStore newJobStore(Storage storage) {
     return JobTestStorages.jobs(storage);
+  }
+
+  @Override
+  protected JobStore newJobStore(Storage storage, Duration history) {
+    return JobTestStorages.jobs(storage, history);
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The job store contract, run against SQLite: a new file per test. */
@@ -27,6 +28,11 @@ class SqliteJobStoreContractTest extends JobStoreContractTest {
   @Override
   protected JobStore newJobStore(Storage storage) {
     return JobTestStorages.jobs(storage);
+  }
+
+  @Override
+  protected JobStore newJobStore(Storage storage, Duration history) {
+    return JobTestStorages.jobs(storage, history);
   }
 
   @Override

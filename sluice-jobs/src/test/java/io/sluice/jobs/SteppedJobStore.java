@@ -3,6 +3,8 @@ package io.sluice.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.FinishedJob;
+import io.sluice.jobs.spi.HistoryQuery;
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobQuery;
 import io.sluice.jobs.spi.JobStore;
@@ -155,6 +157,26 @@ final class SteppedJobStore implements JobStore {
   @Override
   public boolean retry(long id, int retries) {
     return store.retry(id, retries);
+  }
+
+  @Override
+  public int retryIncidents(String type, int retries) {
+    return store.retryIncidents(type, retries);
+  }
+
+  @Override
+  public Duration historyRetention() {
+    return store.historyRetention();
+  }
+
+  @Override
+  public List<FinishedJob> history(HistoryQuery query) {
+    return store.history(query);
+  }
+
+  @Override
+  public int prune(Instant finishedBefore, int max) {
+    return store.prune(finishedBefore, max);
   }
 
   @Override

@@ -100,6 +100,7 @@ public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCa
         "DROP TABLE IF EXISTS sluice_queue_payload, sluice_queue_dead, sluice_queue,"
             + " sluice_object_store,"
             + " sluice_job_payload, sluice_job_error, sluice_job_node, sluice_job,"
+            + " sluice_job_history,"
             + " sluice_batch_instance, sluice_batch_block, sluice_batch_step, sluice_batch_failure,"
             + " sluice_schema"
             + " CASCADE");

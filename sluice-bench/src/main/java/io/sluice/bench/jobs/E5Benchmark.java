@@ -2,6 +2,7 @@ package io.sluice.bench.jobs;
 
 import io.sluice.bench.CommandLineOptions;
 import io.sluice.core.store.Storage;
+import io.sluice.jobs.ClaimOrder;
 import io.sluice.jobs.JobStores;
 import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.NewJob;
@@ -32,7 +33,7 @@ import java.util.concurrent.locks.LockSupport;
  *     [--configs baseline,48,backoff-50,backoff-70,backoff-90,skip-locked] [--jobs 50000]
  *     [--threads 10] [--prefetch -1] [--runs 1] [--out e5.csv] [--database sluice_e5]
  *     [--schema e5] [--seed 5] [--interval-ms 20] [--warm-up-jobs 2000|250] [--analyze true] [--vacuum-s 0] [--pool-size 4] [--node-jvm-options '...']
- *     [--keyed-percent 0] [--keys 100]
+ *     [--keyed-percent 0] [--keys 100] [--history-hours 168]
  * </pre>
  *
  * <p>{@code work} (the published experiment): each job's work is N(80 ms, 25 ms) clipped at 0,
@@ -51,7 +52,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>{@code noop}: the same with no work (payload 0), 200,000 jobs by default: jobs per second.
  * {@code --threads} (a list) sets each node's concurrency, {@code --prefetch} its prefetch. {@code
  * --keyed-percent P} gives P of every 100 jobs an exclusive key, {@code --keys} of them taken in
- * turn (the configuration's name in the results says so): what exclusive keys cost.
+ * turn (the configuration's name in the results says so): what exclusive keys cost. {@code
+ * --history-hours 0} runs the nodes and the driver's store with no job history ({@code
+ * sluice.jobs.history: 0ms}; the name ends in {@code +no-history}), 168 (7 days, the default) with
+ * it: what the history costs.
  *
  * <p>{@code latency}: an idle cluster; one job due now every {@code --interval-ms}, {@code --jobs}
  * of them (500 by default), after as many unmeasured ones as {@code --warm-up-jobs} (the nodes' JIT
@@ -90,6 +94,7 @@ public final class E5Benchmark {
   private final Path logs;
   private final int keyedPercent;
   private final int keys;
+  private final Duration history;
 
   private E5Benchmark(CommandLineOptions options, boolean latency) {
     db = new E5Database(options.string("database", "sluice_e5"), options.string("schema", "e5"));
@@ -103,6 +108,7 @@ public final class E5Benchmark {
     jvmOptions = options.string("node-jvm-options", "");
     keyedPercent = options.integer("keyed-percent", 0);
     keys = options.integer("keys", 100);
+    history = Duration.ofHours(options.integer("history-hours", 168));
     if (keyedPercent < 0 || keyedPercent > 100 || keys < 1) {
       throw new IllegalArgumentException(
           "--keyed-percent is 0 to 100 and --keys at least 1; got "
@@ -186,7 +192,8 @@ public final class E5Benchmark {
 
   private E5Cluster cluster(String config, int nodes, int threads, boolean latency)
       throws IOException, InterruptedException {
-    E5NodeConfig node = E5NodeConfig.named(config, threads, prefetch).withPoolSize(poolSize);
+    E5NodeConfig node =
+        E5NodeConfig.named(config, threads, prefetch).withPoolSize(poolSize).withHistory(history);
     E5Cluster cluster = new E5Cluster(nodes, db.nodeUrl(), node, latency, jvmOptions, logs);
     try {
       cluster.awaitReady();
@@ -214,9 +221,16 @@ public final class E5Benchmark {
     return jobs;
   }
 
+  /** The driver's job store, which creates the jobs: keeping history as the nodes do. */
+  private JobStore store(Storage storage) {
+    return JobStores.open(
+        storage, E5Node.VALUES, ClaimOrder.PRIORITY, JobStores.DEFAULT_PRIORITY_AGING, history);
+  }
+
   /** The configuration's name in the results, with the share of keyed jobs when there are. */
   private String label(String config) {
-    return keyedPercent == 0 ? config : config + "+keyed" + keyedPercent + "%/" + keys;
+    return (keyedPercent == 0 ? config : config + "+keyed" + keyedPercent + "%/" + keys)
+        + (history.isZero() ? "+no-history" : "");
   }
 
   /** One work or no-op run: the makespan and what it cost; returns its CSV row. */
@@ -237,7 +251,7 @@ public final class E5Benchmark {
     double createSeconds;
     try (Storage storage = db.storage();
         E5Cluster cluster = cluster(config, nodes, threads, false)) {
-      JobStore store = JobStores.open(storage, E5Node.VALUES);
+      JobStore store = store(storage);
       NodeCounters warmUp = warmUp(store, cluster);
       long creating = System.nanoTime();
       store.createAll(jobs);
@@ -319,7 +333,7 @@ public final class E5Benchmark {
     try (Storage storage = db.storage();
         E5Cluster cluster = cluster(config, nodes, threads, true);
         Connection c = db.connect()) {
-      JobStore store = JobStores.open(storage, E5Node.VALUES);
+      JobStore store = store(storage);
       // Fresh JVMs compile the claim path during the first jobs: those are not measured.
       trickle(store, warmUpJobs, E5Node.WARM_UP);
       awaitNoJobs(c, cluster);

@@ -8,6 +8,7 @@ import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Storage;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.core.store.Storages;
+import io.sluice.jobs.ClaimOrder;
 import io.sluice.jobs.JobExecutor;
 import io.sluice.jobs.JobStores;
 import io.sluice.jobs.spi.JobStore;
@@ -78,7 +79,13 @@ public final class E5Node {
     try (Storage storage =
         Storages.open(
             storageConfig, VALUES, registry, Clock.systemUTC(), E5Node.class.getClassLoader())) {
-      JobStore jobs = JobStores.open(storage, VALUES);
+      JobStore jobs =
+          JobStores.open(
+              storage,
+              VALUES,
+              ClaimOrder.PRIORITY,
+              JobStores.DEFAULT_PRIORITY_AGING,
+              config.history());
       JobExecutor executor =
           JobExecutor.builder(jobs)
               .config(config.executor(node))

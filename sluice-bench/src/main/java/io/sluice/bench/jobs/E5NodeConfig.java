@@ -3,6 +3,7 @@ package io.sluice.bench.jobs;
 import io.sluice.bench.CommandLineOptions;
 import io.sluice.jobs.Acquisition;
 import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.JobStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.List;
  * @param maxBackoffMillis optimistic: the longest wait
  * @param backoffFactor optimistic: how the wait and the candidates grow per level
  * @param poolSize connections in each node's storage pool
+ * @param history how long the job store keeps finished jobs; zero keeps none (nothing written)
  */
 record E5NodeConfig(
     Acquisition acquisition,
@@ -31,7 +33,8 @@ record E5NodeConfig(
     long backoffMillis,
     long maxBackoffMillis,
     double backoffFactor,
-    int poolSize) {
+    int poolSize,
+    Duration history) {
 
   /** The configurations Camunda published (all optimistic), then skip-locked. */
   /** Connections per node: 2 writers and 2 for reads (the cluster test's choice). */
@@ -47,18 +50,21 @@ record E5NodeConfig(
   static E5NodeConfig named(String name, int concurrency, int prefetch) {
     Acquisition optimistic = Acquisition.OPTIMISTIC;
     int pool = DEFAULT_POOL_SIZE;
+    Duration history = JobStores.DEFAULT_HISTORY;
     return switch (name) {
       case "baseline" ->
-          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 0, 250, 2, pool);
-      case "48" -> new E5NodeConfig(optimistic, concurrency, prefetch, 48, 48, 0, 250, 2, pool);
+          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 0, 250, 2, pool, history);
+      case "48" ->
+          new E5NodeConfig(optimistic, concurrency, prefetch, 48, 48, 0, 250, 2, pool, history);
       case "backoff-50" ->
-          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 50, 250, 2, pool);
+          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 50, 250, 2, pool, history);
       case "backoff-70" ->
-          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 70, 350, 2, pool);
+          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 70, 350, 2, pool, history);
       case "backoff-90" ->
-          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 90, 450, 2, pool);
+          new E5NodeConfig(optimistic, concurrency, prefetch, 3, 48, 90, 450, 2, pool, history);
       case "skip-locked" ->
-          new E5NodeConfig(Acquisition.SKIP_LOCKED, concurrency, prefetch, 3, 48, 0, 250, 2, pool);
+          new E5NodeConfig(
+              Acquisition.SKIP_LOCKED, concurrency, prefetch, 3, 48, 0, 250, 2, pool, history);
       default ->
           throw new IllegalArgumentException(
               "unknown configuration '" + name + "'; known: " + String.join(",", NAMES));
@@ -76,6 +82,22 @@ record E5NodeConfig(
         backoffMillis,
         maxBackoffMillis,
         backoffFactor,
+        value,
+        history);
+  }
+
+  /** This configuration with the job store keeping its history for {@code value} (zero: none). */
+  E5NodeConfig withHistory(Duration value) {
+    return new E5NodeConfig(
+        acquisition,
+        concurrency,
+        prefetch,
+        jobsPerCycle,
+        maxJobsPerCycle,
+        backoffMillis,
+        maxBackoffMillis,
+        backoffFactor,
+        poolSize,
         value);
   }
 
@@ -90,7 +112,8 @@ record E5NodeConfig(
         options.integer("backoff-ms", 0),
         options.integer("max-backoff-ms", 250),
         options.decimal("backoff-factor", 2),
-        options.integer("pool-size", DEFAULT_POOL_SIZE));
+        options.integer("pool-size", DEFAULT_POOL_SIZE),
+        Duration.ofHours(options.integer("history-hours", 168)));
   }
 
   /** This configuration as a node's {@code --name value} options. */
@@ -105,6 +128,7 @@ record E5NodeConfig(
     args.addAll(List.of("--max-backoff-ms", Long.toString(maxBackoffMillis)));
     args.addAll(List.of("--backoff-factor", Double.toString(backoffFactor)));
     args.addAll(List.of("--pool-size", Integer.toString(poolSize)));
+    args.addAll(List.of("--history-hours", Long.toString(history.toHours())));
     return args;
   }
 

@@ -15,8 +15,8 @@ import java.util.Map;
 
 /**
  * The {@code sluice.jobs:} section of a configuration: the job executor node's settings, the job
- * store's claim order and priority aging, and the handler of each job type, either a flow of the
- * configuration (the job's payload goes through it, see {@link JobHandler#flow}) or a {@link
+ * store's claim order, priority aging and history, and the handler of each job type, either a flow
+ * of the configuration (the job's payload goes through it, see {@link JobHandler#flow}) or a {@link
  * JobHandler} class from the component class path. The jobs live in the application's storage
  * ({@code sluice.store:}). Without the section: the defaults and no handler, so no node runs, and
  * the store can still be looked at ({@code sluice jobs}).
@@ -61,6 +61,7 @@ public final class JobsConfig {
   private final boolean nodeIdGiven;
   private final ClaimOrder claimOrder;
   private final Duration priorityAging;
+  private final Duration history;
   private final Map<String, Handler> handlers;
 
   /**
@@ -72,11 +73,13 @@ public final class JobsConfig {
       boolean nodeIdGiven,
       ClaimOrder claimOrder,
       Duration priorityAging,
+      Duration history,
       Map<String, Handler> handlers) {
     this.executorConfig = executorConfig;
     this.nodeIdGiven = nodeIdGiven;
     this.claimOrder = claimOrder;
     this.priorityAging = priorityAging;
+    this.history = history;
     this.handlers = Map.copyOf(handlers);
   }
 
@@ -105,6 +108,11 @@ public final class JobsConfig {
     return priorityAging;
   }
 
+  /** How long the job store keeps finished jobs in its history; zero when it keeps none. */
+  public Duration history() {
+    return history;
+  }
+
   /** Whether any job type has a handler: only then does {@code sluice run} start a node. */
   public boolean hasHandlers() {
     return !handlers.isEmpty();
@@ -117,11 +125,12 @@ public final class JobsConfig {
     return described;
   }
 
-  /** The job store of {@code storage}, its payloads written with {@code values}. */
+  /**
+   * The job store of {@code storage}, its payloads written with {@code values}, keeping the history
+   * this section sets.
+   */
   public JobStore store(Storage storage, StoredValues values) {
-    return claimOrder == ClaimOrder.DUE_DATE
-        ? JobStores.open(storage, values, ClaimOrder.DUE_DATE)
-        : JobStores.open(storage, values, priorityAging);
+    return JobStores.open(storage, values, claimOrder, priorityAging, history);
   }
 
   /**

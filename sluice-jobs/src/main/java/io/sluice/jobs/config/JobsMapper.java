@@ -36,7 +36,12 @@ final class JobsMapper {
   JobsConfig map(ConfigNode jobs, Set<String> flows) {
     if (!jobs.isPresent()) {
       return new JobsConfig(
-          null, false, ClaimOrder.PRIORITY, JobStores.DEFAULT_PRIORITY_AGING, Map.of());
+          null,
+          false,
+          ClaimOrder.PRIORITY,
+          JobStores.DEFAULT_PRIORITY_AGING,
+          JobStores.DEFAULT_HISTORY,
+          Map.of());
     }
     JobExecutorConfig executor = executorConfig(jobs);
     ClaimOrder order = claimOrder(jobs);
@@ -55,10 +60,30 @@ final class JobsMapper {
           jobs.text("priorityAging", null),
           "has no effect with claimOrder due-date, which ignores priorities; remove one of them");
     }
+    Duration history = history(jobs);
     Map<String, JobsConfig.Handler> handlers = handlers(jobs.get("handlers"), flows);
-    return executor == null || order == null || !agingValid || handlers == null
+    return executor == null || order == null || !agingValid || history == null || handlers == null
         ? null
-        : new JobsConfig(executor, jobs.has("nodeId"), order, aging, handlers);
+        : new JobsConfig(executor, jobs.has("nodeId"), order, aging, history, handlers);
+  }
+
+  /**
+   * How long the history keeps finished jobs: 0 (none), or 1 minute to 365 days; null when out of
+   * those bounds (recorded).
+   */
+  private Duration history(ConfigNode jobs) {
+    Duration history =
+        jobs.duration("history", JobStores.DEFAULT_HISTORY, JobStores.MAX_HISTORY.plusMillis(1));
+    if (!history.isZero()
+        && (history.compareTo(JobStores.MIN_HISTORY) < 0
+            || history.compareTo(JobStores.MAX_HISTORY) > 0)) {
+      problems.add(
+          jobs.get("history").path(),
+          jobs.text("history", null),
+          "must be 0ms (no history kept) or a duration from 1m to 8760h (365 days)");
+      return null;
+    }
+    return history;
   }
 
   /** The claim order, priority unless written; null when it is no order (recorded). */

@@ -61,6 +61,7 @@ final class JobsSection implements SectionComponent<JobsConfig> {
     d.put("/properties/idleWaitFactor", jobs.idleWaitFactor());
     d.put("/properties/claimOrder", ClaimOrder.PRIORITY.key());
     d.put("/properties/priorityAging", JobStores.DEFAULT_PRIORITY_AGING);
+    d.put("/properties/history", JobStores.DEFAULT_HISTORY);
     return d;
   }
 }

@@ -200,6 +200,9 @@ final class Claims {
                 parameters.add(db.ids(done));
                 parameters.add(lease.node());
                 parameters.add(lease.epoch());
+                if (sql.history()) {
+                  parameters.add(clock.millis());
+                }
               }
               PreparedStatement claim =
                   tx.prepare(

@@ -44,11 +44,25 @@ final class FencedOutcomes {
         tx -> deleteHeld(tx::prepare, ids, lease));
   }
 
-  /** Deletes the jobs of {@code ids} that {@code lease} holds, with their payloads and errors. */
+  /**
+   * Deletes the jobs of {@code ids} that {@code lease} holds, with their payloads and errors, and
+   * writes their history entries when the store keeps history.
+   */
   Set<Long> deleteHeld(Statements statements, Collection<Long> ids, NodeLease lease)
       throws SQLException {
+    String list = db.ids(ids);
+    long now = clock.millis();
+    if (sql.history() && !sql.oneStatement()) {
+      PreparedStatement entries = statements.get(sql.historyOfHeld());
+      bind(entries, now, list, lease.node(), lease.epoch());
+      counted.update(entries);
+    }
     PreparedStatement delete = statements.get(sql.complete());
-    bind(delete, db.ids(ids), lease.node(), lease.epoch());
+    if (sql.history() && sql.oneStatement()) {
+      bind(delete, list, lease.node(), lease.epoch(), now);
+    } else {
+      bind(delete, list, lease.node(), lease.epoch());
+    }
     Set<Long> done = new LinkedHashSet<>();
     try (ResultSet rs = counted.rows(delete)) {
       while (rs.next()) {
@@ -56,7 +70,7 @@ final class FencedOutcomes {
       }
     }
     if (!done.isEmpty() && !sql.oneStatement()) {
-      String list = db.ids(done);
+      list = db.ids(done);
       PreparedStatement payloads = statements.get(sql.deletePayloads());
       payloads.setString(1, list);
       counted.update(payloads);
@@ -81,7 +95,11 @@ final class FencedOutcomes {
             return FailOutcome.NOT_HELD;
           }
           saveError(tx, id, error, now);
-          return state == JobSql.INCIDENT ? FailOutcome.INCIDENT : FailOutcome.RETRY;
+          if (state != JobSql.INCIDENT) {
+            return FailOutcome.RETRY;
+          }
+          failedEntry(tx, id, lease, error, now);
+          return FailOutcome.INCIDENT;
         });
   }
 
@@ -96,14 +114,31 @@ final class FencedOutcomes {
             return false;
           }
           saveError(tx, id, error, now);
+          failedEntry(tx, id, lease, error, now);
           return true;
         });
+  }
+
+  /** Writes the history entry of job {@code id}, an incident now, when the store keeps history. */
+  private void failedEntry(
+      JdbcAccess.Transaction tx, long id, NodeLease lease, String error, long now)
+      throws SQLException {
+    if (!sql.history()) {
+      return;
+    }
+    PreparedStatement entry = tx.prepare(JobSql.HISTORY_FAILED);
+    bind(entry, message(error), lease.node(), now, id);
+    counted.update(entry);
+  }
+
+  private static String message(String error) {
+    return error == null ? "(no message)" : error;
   }
 
   private void saveError(JdbcAccess.Transaction tx, long id, String error, long now)
       throws SQLException {
     PreparedStatement save = tx.prepare(JobSql.ERROR);
-    bind(save, id, error == null ? "(no message)" : error, now);
+    bind(save, id, message(error), now);
     counted.update(save);
   }
 

@@ -6,6 +6,8 @@ import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.Require;
 import io.sluice.jdbc.JdbcAccess;
 import io.sluice.jobs.spi.ClaimedJob;
+import io.sluice.jobs.spi.FinishedJob;
+import io.sluice.jobs.spi.HistoryQuery;
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobQuery;
 import io.sluice.jobs.spi.JobState;
@@ -34,12 +36,14 @@ import java.util.TreeSet;
 /**
  * The job store in SQLite or PostgreSQL: tables {@code sluice_job} (narrow, one row per unfinished
  * job), {@code sluice_job_payload}, {@code sluice_job_error} and {@code sluice_job_node}, made by
- * the storage's migration V3. Every write goes through the storage's group-commit writer (on SQLite
- * the one writer, so a claim is one {@code UPDATE … RETURNING}; on PostgreSQL the same statement
- * with {@code FOR UPDATE SKIP LOCKED}, so nodes never claim one job twice). Due times are on the
- * application's clock; leases on the database's. The SPI's operations live in pieces beside it:
- * {@link JobCreation}, {@link Leases}, {@link Claims}, {@link FencedOutcomes} and {@link
- * JobListing}, their statements counted by {@link JobStatements}.
+ * the storage's migration V3, and {@code sluice_job_history} (V10), written by the statement that
+ * completes a job (on SQLite, one more statement in its transaction). Every write goes through the
+ * storage's group-commit writer (on SQLite the one writer, so a claim is one {@code UPDATE …
+ * RETURNING}; on PostgreSQL the same statement with {@code FOR UPDATE SKIP LOCKED}, so nodes never
+ * claim one job twice). Due times are on the application's clock; leases on the database's. The
+ * SPI's operations live in pieces beside it: {@link JobCreation}, {@link Leases}, {@link Claims},
+ * {@link FencedOutcomes}, {@link JobListing} and {@link JobHistory}, their statements counted by
+ * {@link JobStatements}.
  */
 public final class JdbcJobStore implements JobStore {
 
@@ -57,20 +61,26 @@ public final class JdbcJobStore implements JobStore {
   private final Leases leases;
   private final FencedOutcomes outcomes;
   private final Claims claims;
+  private final Duration historyRetention;
+  private final JobHistory history;
 
   /**
    * A job store in {@code db}, writing payloads with {@code values}; {@code priorityAging} is what
    * one priority level is worth in due time (see {@link JobStore}). Zero makes each sort key the
-   * due time itself: jobs are claimed by due time alone, through the same index.
+   * due time itself: jobs are claimed by due time alone, through the same index. {@code history} is
+   * how long the entries of finished jobs are kept; zero writes none.
    */
-  public JdbcJobStore(JdbcAccess db, StoredValues values, Duration priorityAging) {
+  public JdbcJobStore(
+      JdbcAccess db, StoredValues values, Duration priorityAging, Duration history) {
     this.db = db;
     this.values = values;
     this.clock = db.clock();
     this.aging = priorityAging.toMillis();
-    this.sql = JobSql.of(db.type(), db.skipLocked(), db.inIds());
+    this.historyRetention = history;
+    this.sql = JobSql.of(db.type(), db.skipLocked(), db.inIds(), !history.isZero());
     this.listing = new JobListing(db, JobSql.databaseNow(db.type()));
     this.counted = new JobStatements(db);
+    this.history = new JobHistory(db, counted);
     this.creation = new JobCreation(sql, aging, counted);
     this.leases = new Leases(db, sql, counted);
     this.outcomes = new FencedOutcomes(db, sql, clock, aging, counted);
@@ -111,8 +121,8 @@ public final class JdbcJobStore implements JobStore {
     if (jobs.isEmpty()) {
       return List.of();
     }
-    List<byte[]> payloads = new ArrayList<>(jobs.size());
-    jobs.forEach(job -> payloads.add(values.write(job.payload())));
+    List<JobCreation.Payload> payloads = new ArrayList<>(jobs.size());
+    jobs.forEach(job -> payloads.add(payload(job)));
     long now = clock.millis();
     return db.write(
         "create " + jobs.size() + " job(s) of type " + types(jobs),
@@ -127,7 +137,7 @@ public final class JdbcJobStore implements JobStore {
   public long create(Connection transaction, NewJob job) {
     Require.nonNull(transaction, "transaction");
     Require.nonNull(job, "job");
-    byte[] payload = values.write(job.payload());
+    JobCreation.Payload payload = payload(job);
     return inCallerTransaction(
         transaction,
         "create a job of type '" + job.type() + "' in the caller's transaction",
@@ -139,6 +149,12 @@ public final class JdbcJobStore implements JobStore {
           db.signal(transaction, SIGNAL);
           return id;
         });
+  }
+
+  /** The payload of {@code job} as stored, with its text when the store keeps history. */
+  private JobCreation.Payload payload(NewJob job) {
+    return new JobCreation.Payload(
+        values.write(job.payload()), sql.history() ? JobHistory.text(job.payload()) : null);
   }
 
   @Override
@@ -251,6 +267,42 @@ public final class JdbcJobStore implements JobStore {
           }
           return retried;
         });
+  }
+
+  @Override
+  public int retryIncidents(String type, int retries) {
+    NewJob.type(Require.nonNull(type, "type"));
+    if (retries < 0) {
+      throw new IllegalArgumentException("retries must not be negative, was " + retries);
+    }
+    long now = clock.millis();
+    return db.write(
+        "retry the incidents of type '" + type + "'",
+        tx -> {
+          PreparedStatement retry = tx.prepare(JobSql.RETRY_TYPE);
+          bind(retry, retries, now, now, aging, type);
+          int retried = counted.update(retry);
+          if (retried > 0) {
+            tx.signal(SIGNAL);
+          }
+          return retried;
+        });
+  }
+
+  @Override
+  public Duration historyRetention() {
+    return historyRetention;
+  }
+
+  @Override
+  public List<FinishedJob> history(HistoryQuery query) {
+    return history.history(Require.nonNull(query, "query"));
+  }
+
+  @Override
+  public int prune(Instant finishedBefore, int max) {
+    Require.nonNull(finishedBefore, "finishedBefore");
+    return history.prune(finishedBefore, Require.atLeastOne(max));
   }
 
   @Override

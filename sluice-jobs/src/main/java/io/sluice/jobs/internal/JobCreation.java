@@ -35,10 +35,16 @@ final class JobCreation {
   static final int CHUNK = 10_000;
 
   /**
+   * A job's payload as stored: the serializer's bytes, and its text for the history's search (null
+   * when the store keeps no history).
+   */
+  record Payload(byte[] bytes, String text) {}
+
+  /**
    * Creates {@code jobs} with their {@code payloads}; returns their ids in order, the existing
    * job's for a unique key already taken, in the table or earlier in the list.
    */
-  List<Long> insertAll(Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
+  List<Long> insertAll(Statements statements, List<NewJob> jobs, List<Payload> payloads, long now)
       throws SQLException {
     refuseKeysBesideUnkeyedRunning(statements, jobs);
     return sql.oneStatement()
@@ -58,7 +64,7 @@ final class JobCreation {
    * first one's id.
    */
   private List<Long> insertMany(
-      Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
+      Statements statements, List<NewJob> jobs, List<Payload> payloads, long now)
       throws SQLException {
     Long[] ids = new Long[jobs.size()];
     Map<String, Integer> firstWithKey = new HashMap<>();
@@ -87,10 +93,13 @@ final class JobCreation {
         insert.setArray(parameter++, connection.createArrayOf(column.type(), values));
       }
       byte[][] bytes = new byte[chunk.size()][];
+      String[] texts = new String[chunk.size()];
       for (int k = 0; k < bytes.length; k++) {
-        bytes[k] = payloads.get(chunk.get(k));
+        bytes[k] = payloads.get(chunk.get(k)).bytes();
+        texts[k] = payloads.get(chunk.get(k)).text();
       }
-      insert.setArray(parameter, connection.createArrayOf("bytea", bytes));
+      insert.setArray(parameter++, connection.createArrayOf("bytea", bytes));
+      insert.setArray(parameter, connection.createArrayOf("text", texts));
       int k = 0;
       try (ResultSet rs = counted.rows(insert)) {
         while (rs.next()) {
@@ -118,7 +127,7 @@ final class JobCreation {
    * transaction committed while the bulk statement ran.
    */
   private List<Long> insertEach(
-      Statements statements, List<NewJob> jobs, List<byte[]> payloads, long now)
+      Statements statements, List<NewJob> jobs, List<Payload> payloads, long now)
       throws SQLException {
     List<Long> ids = new ArrayList<>(jobs.size());
     // The payloads go in one batch after the jobs: one round trip for all of them on PostgreSQL,
@@ -140,7 +149,7 @@ final class JobCreation {
         if (payload == null) {
           payload = statements.get(JobSql.INSERT_PAYLOAD);
         }
-        bind(payload, id, payloads.get(i));
+        bind(payload, id, payloads.get(i).bytes(), payloads.get(i).text());
         payload.addBatch();
         counted.increment();
         ids.add(id);

@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One executor node: an acquisition thread that claims at most the free room (concurrency +
  * prefetch − jobs held) and writes outcomes back in bulk, a heartbeat thread ({@link LeaseKeeper}),
- * and a virtual thread per held job, which waits for one of {@code concurrency} permits before
- * running its handler. The acquisition thread never runs a job and the pool never refuses one:
- * nothing is claimed that has no room.
+ * a thread that prunes the job history while the node ranks first ({@link HistoryPruner}), and a
+ * virtual thread per held job, which waits for one of {@code concurrency} permits before running
+ * its handler. The acquisition thread never runs a job and the pool never refuses one: nothing is
+ * claimed that has no room.
  */
 public final class JobNode implements AutoCloseable {
 
@@ -75,6 +76,7 @@ public final class JobNode implements AutoCloseable {
   private long staggerUntil;
   private final ExecutorService workers;
   private final ScheduledExecutorService heartbeat;
+  private final HistoryPruner pruner;
   private final Thread acquisition;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean stopping;
@@ -113,6 +115,7 @@ public final class JobNode implements AutoCloseable {
                 .daemon(true)
                 .factory());
     this.outcomes = new OutcomeWriter(store, config, types, metrics, keeper);
+    this.pruner = new HistoryPruner(store, config, keeper::rank, () -> stopping, registry);
     Workers jobs =
         new Workers(
             store,
@@ -147,11 +150,12 @@ public final class JobNode implements AutoCloseable {
     started = true;
     long beat = config.heartbeatInterval().toMillis();
     heartbeat.scheduleWithFixedDelay(keeper::beat, 0, beat, TimeUnit.MILLISECONDS);
+    pruner.start();
     acquisition.start();
     LOG.info(
         "Job executor node {} started with lease {}: handlers {}, concurrency {} on virtual"
             + " threads, prefetch {}, lease {} renewed every {}, acquisition {}, {}, retry"
-            + " backoff {} ×{} up to {}",
+            + " backoff {} ×{} up to {}, history kept {}",
         config.nodeId(),
         keeper.lease(),
         types,
@@ -170,7 +174,8 @@ public final class JobNode implements AutoCloseable {
             : "safety poll " + config.safetyPoll() + " (±20%)",
         config.retryBackoff(),
         config.backoffFactor(),
-        config.maxRetryBackoff());
+        config.maxRetryBackoff(),
+        store.historyRetention().isZero() ? "not at all" : store.historyRetention());
   }
 
   private String acquisitionSettings() {
@@ -391,11 +396,13 @@ public final class JobNode implements AutoCloseable {
       }
       heartbeat.shutdown();
       heartbeat.awaitTermination(5, TimeUnit.SECONDS);
+      pruner.stop();
       outcomes.stop(config.shutdownTimeout());
     } catch (InterruptedException e) {
       interrupted = true;
       workers.shutdownNow();
       heartbeat.shutdownNow();
+      pruner.stopNow();
       outcomes.stopNow();
     }
     if (started) {

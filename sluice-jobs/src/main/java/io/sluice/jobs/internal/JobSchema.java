@@ -20,6 +20,9 @@ public final class JobSchema implements SchemaMigrations {
 
   @Override
   public List<Migration> migrations() {
-    return List.of(new Migration(3, "jobs"), new Migration(6, "exclusive_jobs"));
+    return List.of(
+        new Migration(3, "jobs"),
+        new Migration(6, "exclusive_jobs"),
+        new Migration(10, "job_history"));
   }
 }

@@ -63,10 +63,11 @@ final class JobSql {
 
   /**
    * PostgreSQL: creates many jobs and their payloads in one statement. Parameters: an array per
-   * column of {@link #NEW_JOB}, then the payloads ({@code bytea[]}); no two of them with one unique
-   * key. A row per job, in the arrays' order: its id when created, the existing job's id when its
-   * key was taken before the statement began, null when taken by a transaction that committed since
-   * (the caller then asks again).
+   * column of {@link #NEW_JOB}, then the payloads ({@code bytea[]}) and their texts ({@code
+   * text[]}, nulls when no history is kept); no two of them with one unique key. A row per job, in
+   * the arrays' order: its id when created, the existing job's id when its key was taken before the
+   * statement began, null when taken by a transaction that committed since (the caller then asks
+   * again).
    *
    * <p>The ids are drawn from the table's sequence before the insert, so each created row is known
    * by the id its input row drew rather than by the order of {@code RETURNING}, which PostgreSQL
@@ -76,23 +77,51 @@ final class JobSql {
       "WITH input AS MATERIALIZED (SELECT nextval(s.seq) AS id, t.* FROM (SELECT"
           + " pg_get_serial_sequence('sluice_job', 'id')::regclass AS seq) s, unnest("
           + NEW_JOB.stream().map(c -> "?::" + c.type() + "[], ").collect(Collectors.joining())
-          + "?::bytea[]) WITH ORDINALITY AS t("
+          + "?::bytea[], ?::text[]) WITH ORDINALITY AS t("
           + NEW_JOB_NAMES
-          + ", payload, n)), inserted AS (INSERT INTO sluice_job (id, "
+          + ", payload, text, n)), inserted AS (INSERT INTO sluice_job (id, "
           + NEW_JOB_NAMES
           + ", state, attempts) SELECT id, "
           + NEW_JOB_NAMES
           + ", 0, 0 FROM input"
           + ON_KEY_CONFLICT
-          + " RETURNING id), payloads AS (INSERT INTO sluice_job_payload (id, payload)"
-          + " SELECT i.id, i.payload FROM input i JOIN inserted USING (id))"
+          + " RETURNING id), payloads AS (INSERT INTO sluice_job_payload (id, payload, text)"
+          + " SELECT i.id, i.payload, i.text FROM input i JOIN inserted USING (id))"
           + " SELECT CASE WHEN c.id IS NOT NULL THEN c.id ELSE (SELECT j.id FROM sluice_job j"
           + " WHERE j.unique_key = i.unique_key) END FROM input i LEFT JOIN inserted c ON c.id ="
           + " i.id ORDER BY i.n";
 
   static final String BY_KEY = "SELECT id FROM sluice_job WHERE unique_key = ?";
 
-  static final String INSERT_PAYLOAD = "INSERT INTO sluice_job_payload (id, payload) VALUES (?, ?)";
+  static final String INSERT_PAYLOAD =
+      "INSERT INTO sluice_job_payload (id, payload, text) VALUES (?, ?, ?)";
+
+  /** The history's columns, in the order every insert into it gives them. */
+  static final String HISTORY_COLUMNS =
+      "INSERT INTO sluice_job_history (job_id, type, state, priority, unique_key, exclusive_key,"
+          + " attempts, error, node, created_at, finished_at, payload_text)";
+
+  /** State of a history entry of a completed job. */
+  static final int COMPLETED = 0;
+
+  /** State of a history entry of a job that became an incident. */
+  static final int FAILED = 1;
+
+  /**
+   * Writes the history entry of a job that just became an incident (its row still there).
+   * Parameters: error, node, finished at, id.
+   */
+  static final String HISTORY_FAILED =
+      HISTORY_COLUMNS
+          + " SELECT j.id, j.type, "
+          + FAILED
+          + ", j.priority, j.unique_key, j.exclusive_key, j.attempts, ?, ?, j.created_at, ?,"
+          + " p.text FROM sluice_job j LEFT JOIN sluice_job_payload p ON p.id = j.id WHERE j.id = ?";
+
+  /** Makes every incident of a type wait again. Parameters: retries, now, now, aging, type. */
+  static final String RETRY_TYPE =
+      "UPDATE sluice_job SET state = 0, retries_left = ?, due_at = ?, sort_key = ? - priority * ?"
+          + " WHERE state = 2 AND type = ?";
 
   /**
    * The lease fence on a held job: parameters node, epoch. Only a running job has an owner (every
@@ -150,23 +179,34 @@ final class JobSql {
   private final String skipLocked;
   private final String inIds;
   private final boolean writableWith;
+  private final boolean history;
 
   /**
    * The statements for a database whose clock reads as {@code now} (epoch milliseconds), with the
    * dialect's {@code skipLocked} and {@code inIds} fragments; {@code writableWith} when it runs
    * {@code UPDATE} and {@code DELETE} inside {@code WITH} (PostgreSQL), so that a claim reads its
-   * payloads and a completion deletes its payloads and errors in the same statement.
+   * payloads and a completion deletes its payloads and errors in the same statement; {@code
+   * history} when a completion writes the history's entries.
    */
-  JobSql(String now, String skipLocked, String inIds, boolean writableWith) {
+  JobSql(String now, String skipLocked, String inIds, boolean writableWith, boolean history) {
     this.now = now;
     this.skipLocked = skipLocked;
     this.inIds = inIds;
     this.writableWith = writableWith;
+    this.history = history;
   }
 
-  /** For database {@code type} (sqlite or postgresql), with the dialect's fragments. */
-  static JobSql of(String type, String skipLocked, String inIds) {
-    return new JobSql(databaseNow(type), skipLocked, inIds, type.equals("postgresql"));
+  /**
+   * For database {@code type} (sqlite or postgresql), with the dialect's fragments, writing the
+   * history when {@code history}.
+   */
+  static JobSql of(String type, String skipLocked, String inIds, boolean history) {
+    return new JobSql(databaseNow(type), skipLocked, inIds, type.equals("postgresql"), history);
+  }
+
+  /** Whether completions and incidents write the history's entries. */
+  boolean history() {
+    return history;
   }
 
   /** Whether {@link #claim} returns the payloads and {@link #complete} deletes them itself. */
@@ -344,17 +384,19 @@ final class JobSql {
   }
 
   /**
-   * Deletes the held jobs of a list, and on PostgreSQL their payloads and errors with them.
-   * Parameters: ids, node, epoch.
+   * Deletes the held jobs of a list, and on PostgreSQL their payloads and errors with them and,
+   * keeping history, writes their entries. Parameters: ids, node, epoch, and with history on
+   * PostgreSQL the time they finished.
    */
   String complete() {
     return writableWith ? "WITH " + completing() + " SELECT id FROM done" : deleteHeld();
   }
 
   /**
-   * PostgreSQL: completes held jobs and claims in one statement. Parameters: ids, node, epoch (the
-   * completion), then the claim's. Rows: the claimed jobs with their payloads and {@code done}
-   * false, then the completed ids with {@code done} true (and nulls).
+   * PostgreSQL: completes held jobs and claims in one statement. Parameters: ids, node, epoch (and
+   * with history the time they finished: the completion), then the claim's. Rows: the claimed jobs
+   * with their payloads and {@code done} false, then the completed ids with {@code done} true (and
+   * nulls).
    */
   String completeAndClaim(int types) {
     return "WITH "
@@ -368,17 +410,59 @@ final class JobSql {
   }
 
   private String deleteHeld() {
-    return "DELETE FROM sluice_job WHERE id" + inIds + HELD + " RETURNING id";
+    return "DELETE FROM sluice_job WHERE id"
+        + inIds
+        + HELD
+        + (writableWith && history
+            ? " RETURNING id, type, priority, unique_key, exclusive_key, attempts, owner,"
+                + " created_at"
+            : " RETURNING id");
   }
 
-  /** The common table expressions that delete held jobs ({@code done}), payloads and errors. */
+  /**
+   * The common table expressions that delete held jobs ({@code done}), payloads and errors, and
+   * with history insert the jobs' entries from the rows deleted: no statement more.
+   */
   private String completing() {
     // The payloads and errors by an id array, so each is found by key (IN (done) may scan).
+    String ids = " = ANY (ARRAY(SELECT id FROM done))";
+    if (!history) {
+      return "done AS ("
+          + deleteHeld()
+          + "), payloads AS (DELETE FROM sluice_job_payload WHERE id"
+          + ids
+          + "), errors AS (DELETE FROM sluice_job_error WHERE id"
+          + ids
+          + ")";
+    }
     return "done AS ("
         + deleteHeld()
-        + "), payloads AS (DELETE FROM sluice_job_payload WHERE id = ANY (ARRAY(SELECT id FROM"
-        + " done))), errors AS (DELETE FROM sluice_job_error WHERE id = ANY (ARRAY(SELECT id"
-        + " FROM done)))";
+        + "), payloads AS (DELETE FROM sluice_job_payload WHERE id"
+        + ids
+        + " RETURNING id, text), errors AS (DELETE FROM sluice_job_error WHERE id"
+        + ids
+        + " RETURNING id, error), entries AS ("
+        + HISTORY_COLUMNS
+        + " SELECT d.id, d.type, "
+        + COMPLETED
+        + ", d.priority, d.unique_key, d.exclusive_key, d.attempts, e.error, d.owner,"
+        + " d.created_at, ?, p.text FROM done d LEFT JOIN payloads p ON p.id = d.id"
+        + " LEFT JOIN errors e ON e.id = d.id)";
+  }
+
+  /**
+   * SQLite, keeping history: writes the entries of the held jobs of a list, before {@link
+   * #complete} deletes them in the same transaction. Parameters: finished at, ids, node, epoch.
+   */
+  String historyOfHeld() {
+    return HISTORY_COLUMNS
+        + " SELECT j.id, j.type, "
+        + COMPLETED
+        + ", j.priority, j.unique_key, j.exclusive_key, j.attempts, e.error, j.owner,"
+        + " j.created_at, ?, p.text FROM sluice_job j LEFT JOIN sluice_job_payload p ON p.id ="
+        + " j.id LEFT JOIN sluice_job_error e ON e.id = j.id WHERE j.id"
+        + inIds
+        + " AND j.owner = ? AND j.epoch = ?";
   }
 
   /**

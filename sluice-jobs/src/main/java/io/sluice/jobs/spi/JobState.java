@@ -2,7 +2,10 @@ package io.sluice.jobs.spi;
 
 import java.time.Instant;
 
-/** Where a job in a {@link JobStore} stands. A finished job is deleted: it has no state. */
+/**
+ * Where a job in a {@link JobStore} stands. A finished job is deleted: it has no state, only an
+ * entry in the store's {@link JobStore#history} ({@link FinishedJob}).
+ */
 public sealed interface JobState {
 
   /**

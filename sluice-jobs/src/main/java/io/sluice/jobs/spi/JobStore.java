@@ -13,8 +13,8 @@ import java.util.Set;
 
 /**
  * Durable jobs shared by the executor nodes of one database: created, claimed by a node under its
- * lease, then completed (deleted), failed (retried after a backoff, or an incident once no retry is
- * left) or released.
+ * lease, then completed (deleted, and written to the {@link #history}), failed (retried after a
+ * backoff, or an incident once no retry is left, which the history records too) or released.
  *
  * <ul>
  *   <li>Claim order is a sort key that ages priorities: {@code due time − priority × aging}, so a
@@ -151,6 +151,34 @@ public interface JobStore {
 
   /** Makes incident {@code id} wait again, due now, with {@code retries} retries; false if none. */
   boolean retry(long id, int retries);
+
+  /**
+   * Makes every incident of {@code type} wait again, due now, with {@code retries} retries, in one
+   * statement; returns how many. An incident of another type is left as it is.
+   */
+  int retryIncidents(String type, int retries);
+
+  /**
+   * How long this store keeps the entries of its {@link #history}: a node that ranks first among
+   * the live nodes {@link #prune}s those older. Zero when it keeps none: nothing is written, and
+   * the entries left from when it kept some are pruned.
+   */
+  Duration historyRetention();
+
+  /**
+   * The entries of the history {@code query} asks for, newest first: one per job that completed,
+   * and one per job that failed with no retry left (became an incident), written in the commit that
+   * ended it. A store that keeps no history writes none (the entries written before it stopped are
+   * read until they are pruned).
+   */
+  List<FinishedJob> history(HistoryQuery query);
+
+  /**
+   * Deletes, of the {@code max} oldest entries of the history (in the order they were written),
+   * those that ended before {@code finishedBefore}, in one statement; returns how many. Bounded so
+   * that a delete never holds the tables long: call it again while it returns {@code max}.
+   */
+  int prune(Instant finishedBefore, int max);
 
   /** Makes every job held by a lapsed or replaced lease claimable; returns their ids. */
   List<Long> reclaim();

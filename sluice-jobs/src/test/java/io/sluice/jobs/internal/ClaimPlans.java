@@ -23,7 +23,8 @@ final class ClaimPlans {
    * hashing the whole table would look cheaper to the planner than lookups by key).
    */
   static String claim(String type) {
-    JobSql sql = JobSql.of(type, type.equals("postgresql") ? " FOR UPDATE SKIP LOCKED" : "", "");
+    JobSql sql =
+        JobSql.of(type, type.equals("postgresql") ? " FOR UPDATE SKIP LOCKED" : "", "", true);
     String statement = sql.claim(1);
     for (String value : new String[] {"'a'", "1", "1100000", "'email'", "'a'", "1", "500"}) {
       statement = statement.replaceFirst("\\?", value);
@@ -41,7 +42,8 @@ final class ClaimPlans {
         JobSql.of(
             type,
             postgres ? " FOR UPDATE SKIP LOCKED" : "",
-            postgres ? " = ANY(?::bigint[])" : " IN (SELECT value FROM json_each(?))");
+            postgres ? " = ANY(?::bigint[])" : " IN (SELECT value FROM json_each(?))",
+            true);
     String statement = sql.keysToClaim(1);
     for (String value : new String[] {"1100000", "'email'", "8000"}) {
       statement = statement.replaceFirst("\\?", value);

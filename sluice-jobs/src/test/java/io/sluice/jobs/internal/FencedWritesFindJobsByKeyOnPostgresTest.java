@@ -31,7 +31,7 @@ class FencedWritesFindJobsByKeyOnPostgresTest {
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();
 
   private static final JobSql SQL =
-      JobSql.of("postgresql", " FOR UPDATE SKIP LOCKED", " = ANY(?::bigint[])");
+      JobSql.of("postgresql", " FOR UPDATE SKIP LOCKED", " = ANY(?::bigint[])", true);
 
   private Storage storage;
 
@@ -61,8 +61,11 @@ class FencedWritesFindJobsByKeyOnPostgresTest {
     storage.close();
   }
 
-  /** The statement's generic plan (the one a prepared statement settles on), for 500 held ids. */
-  private List<String> genericPlan(String statement, String types) throws Exception {
+  /**
+   * The statement's generic plan (the one a prepared statement settles on), for 500 held ids of
+   * node 'a', epoch 1, then {@code more} parameters.
+   */
+  private List<String> genericPlan(String statement, String types, String more) throws Exception {
     String numbered = statement;
     for (int i = 1; numbered.contains("?"); i++) {
       numbered = numbered.replaceFirst("\\?", "\\$" + i);
@@ -75,13 +78,14 @@ class FencedWritesFindJobsByKeyOnPostgresTest {
         Statement session = connection.createStatement()) {
       session.execute("SET plan_cache_mode = force_generic_plan");
       session.execute("PREPARE fenced(" + types + ") AS " + numbered);
-      return plan(connection, "EXPLAIN EXECUTE fenced(" + ids + ", 'a', 1)");
+      return plan(connection, "EXPLAIN EXECUTE fenced(" + ids + ", 'a', 1" + more + ")");
     }
   }
 
   @Test
   void aCompletionDeletesItsJobsPayloadsAndErrorsByKey() throws Exception {
-    List<String> plan = genericPlan(SQL.complete(), "text, text, bigint");
+    // With history kept: the same statement writes the jobs' entries from the rows it deletes.
+    List<String> plan = genericPlan(SQL.complete(), "text, text, bigint, bigint", ", 0");
 
     assertThat(plan).noneMatch(line -> line.contains("sluice_job_running"));
     assertThat(plan).noneMatch(line -> line.contains("Seq Scan"));
@@ -93,7 +97,7 @@ class FencedWritesFindJobsByKeyOnPostgresTest {
 
   @Test
   void aHandBackUpdatesItsJobsByKey() throws Exception {
-    List<String> plan = genericPlan(SQL.release(), "text, text, bigint");
+    List<String> plan = genericPlan(SQL.release(), "text, text, bigint", "");
 
     assertThat(plan).noneMatch(line -> line.contains("sluice_job_running"));
     assertThat(plan).anyMatch(line -> line.contains("Index Scan using sluice_job_pkey"));

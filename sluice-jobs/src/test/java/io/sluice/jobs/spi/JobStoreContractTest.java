@@ -3,6 +3,7 @@ package io.sluice.jobs.spi;
 import io.sluice.core.store.Storage;
 import java.sql.Connection;
 import java.time.Clock;
+import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 
 /**
@@ -11,11 +12,12 @@ import org.junit.jupiter.api.Nested;
  * one job; a job created in the caller's transaction exists only if it commits; completions,
  * failures and releases are fenced by the node's lease and epoch; a lapsed lease's jobs are
  * reclaimed; failures retry until they become incidents, which can be retried; competing nodes
- * never claim one job twice; jobs are listed by state, type and id page, and counted per type.
+ * never claim one job twice; jobs are listed by state, type and id page, and counted per type;
+ * finished jobs are kept in a history that is searched, paged and pruned.
  *
  * <p>Extend it once per database: the contract's parts ({@link JobCreationContract}, {@link
- * JobClaimContract}, {@link JobLeaseContract}, {@link JobListingContract}) run as its nested
- * classes, each test on a new storage this class makes.
+ * JobClaimContract}, {@link JobLeaseContract}, {@link JobListingContract}, {@link
+ * JobHistoryContract}) run as its nested classes, each test on a new storage this class makes.
  */
 public abstract class JobStoreContractTest {
 
@@ -29,6 +31,12 @@ public abstract class JobStoreContractTest {
 
   /** The job store of {@code storage}, with {@link JobStoreContract#AGING} priority aging. */
   protected abstract JobStore newJobStore(Storage storage);
+
+  /**
+   * The job store of {@code storage} as {@link #newJobStore(Storage)}, keeping its history for
+   * {@code history} (zero: none).
+   */
+  protected abstract JobStore newJobStore(Storage storage, Duration history);
 
   /** A new connection to the store's database, for the caller's own transaction. */
   protected abstract Connection connect() throws Exception;
@@ -60,6 +68,15 @@ public abstract class JobStoreContractTest {
   /** {@link JobLeaseContract} on this implementation. */
   @Nested
   public class Leases extends JobLeaseContract {
+    @Override
+    protected JobStoreContractTest implementation() {
+      return JobStoreContractTest.this;
+    }
+  }
+
+  /** {@link JobHistoryContract} on this implementation. */
+  @Nested
+  public class History extends JobHistoryContract {
     @Override
     protected JobStoreContractTest implementation() {
       return JobStoreContractTest.this;

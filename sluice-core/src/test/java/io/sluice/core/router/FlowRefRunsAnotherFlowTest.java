@@ -92,6 +92,18 @@ class FlowRefRunsAnotherFlowTest {
     }
   }
 
+  /** A scatter-gather whose route {@code deeper} calls flow {@code main} again. */
+  private static ScatterGather recursingFan() {
+    return new ScatterGather(
+        "fan",
+        List.of(
+            new ScatterGather.Route("deeper", List.of(new FlowRef("main"))),
+            new ScatterGather.Route("beside", List.of(lite(m -> m)))),
+        null,
+        false,
+        "routeErrors");
+  }
+
   @ParameterizedTest
   @MethodSource("strategies")
   void aRecursionThroughAScatterGatherGoesTenThousandDeepWithoutTheThreadsStack(
@@ -99,15 +111,7 @@ class FlowRefRunsAnotherFlowTest {
     // A scatter-gather's routes start on the thread that forks them (under auto): a recursion
     // through one must still not nest on that thread's stack.
     Processor countDown = lite(m -> m.withPayload((Integer) m.payload() - 1));
-    ScatterGather fan =
-        new ScatterGather(
-            "fan",
-            List.of(
-                new ScatterGather.Route("deeper", List.of(new FlowRef("main"))),
-                new ScatterGather.Route("beside", List.of(lite(m -> m)))),
-            null,
-            false,
-            "routeErrors");
+    ScatterGather fan = recursingFan();
     Processor pickDeeper = lite(m -> m.withPayload(((Map<?, ?>) m.payload()).get("deeper")));
     Flow main =
         Flow.builder("main")
@@ -123,15 +127,7 @@ class FlowRefRunsAnotherFlowTest {
   @Test
   void aFailureAtTheBottomOfADeepRecursionThroughScatterGathersKeepsItsMessageShort() {
     Processor countDown = lite(m -> m.withPayload((Integer) m.payload() - 1));
-    ScatterGather fan =
-        new ScatterGather(
-            "fan",
-            List.of(
-                new ScatterGather.Route("deeper", List.of(new FlowRef("main"))),
-                new ScatterGather.Route("beside", List.of(lite(m -> m)))),
-            null,
-            false,
-            "routeErrors");
+    ScatterGather fan = recursingFan();
     Flow main =
         Flow.builder("main")
             .processor(countDown)

@@ -35,7 +35,7 @@ class ValidateFuzzTest {
   private static final int MUTANTS = 250;
 
   private static final Pattern NUMBER = Pattern.compile("(?<=[ :\\[,])-?[0-9]+(?=[ ,}\\]\\n])");
-  private static final Pattern DURATION = Pattern.compile("\\b[0-9]+(ms|s|m|h)\\b");
+  private static final Pattern DURATION = Pattern.compile("\\b[0-9]+(ms|s|m|h|d)\\b");
   private static final Pattern VALUE = Pattern.compile("(?<=: )[^{}\\[\\],\\n]+");
   private static final Pattern ERROR_LINE = Pattern.compile("^  - \\S+:[0-9]+:[0-9]+: .+");
 

@@ -16,6 +16,7 @@ class DurationsAreReadInShortAndIsoFormTest {
     "30s, PT30S",
     "2m, PT2M",
     "1h, PT1H",
+    "7d, PT168H",
     "0s, PT0S",
     "PT30S, PT30S",
     "PT1.5S, PT1.5S",
@@ -26,7 +27,7 @@ class DurationsAreReadInShortAndIsoFormTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"30", "30 s", "1.5s", "-1s", "30sec", "P", "PT", "1d", ""})
+  @ValueSource(strings = {"30", "30 s", "1.5s", "-1s", "30sec", "P", "PT", "1w", "1D", ""})
   void anythingElseIsNotADuration(String text) {
     assertThat(Durations.parse(text)).isNull();
   }

@@ -60,7 +60,7 @@ class SchemaErrorsAreReportedTogetherTest {
                 + " processors, sinks, errorHandler",
             "must be at least 1",
             "must be one of: WAIT, REJECT, CALLER_RUNS, DISCARD, DISCARD_OLDEST",
-            "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h) or ISO-8601 (PT30S)",
+            "must be a duration: a whole number with a unit (500ms, 30s, 2m, 1h, 7d) or ISO-8601 (PT30S)",
             "is required",
             "must be one of: TRACE, DEBUG, INFO, WARN, ERROR",
             "is not a known key; allowed here: logger, set-payload, set-variable, expression,"

@@ -197,7 +197,7 @@ public final class Message {
       return map;
     }
     if (value != null && map.size() < SMALL) {
-      return small(map, name, value);
+      return SmallMap.of(map, name, value);
     }
     Map<String, Object> copy = new HashMap<>(map);
     if (value == null) {
@@ -208,49 +208,17 @@ public final class Message {
     return copy.isEmpty() ? EMPTY : Collections.unmodifiableMap(copy);
   }
 
-  /** Up to this many variables or attributes, a change makes a compact immutable map. */
-  private static final int SMALL = 4;
-
-  /**
-   * {@code map} with {@code name} set, as one of the JDK's compact immutable maps: a flow sets
-   * variables one at a time (a foreach its counter once per element), and a hash map copied for
-   * each costs several objects where this costs two.
-   */
-  private static Map<String, Object> small(Map<String, Object> map, String name, Object value) {
-    Object[] kv = new Object[2 * (map.size() + 1)];
-    int n = 0;
-    for (Map.Entry<String, Object> entry : map.entrySet()) {
-      if (!entry.getKey().equals(name)) {
-        kv[n++] = entry.getKey();
-        kv[n++] = entry.getValue();
-      }
-    }
-    kv[n++] = name;
-    kv[n++] = value;
-    return switch (n / 2) {
-      case 1 -> Map.of(name, value);
-      case 2 -> Map.of((String) kv[0], kv[1], (String) kv[2], kv[3]);
-      case 3 -> Map.of((String) kv[0], kv[1], (String) kv[2], kv[3], (String) kv[4], kv[5]);
-      default ->
-          Map.of(
-              (String) kv[0],
-              kv[1],
-              (String) kv[2],
-              kv[3],
-              (String) kv[4],
-              kv[5],
-              (String) kv[6],
-              kv[7]);
-    };
-  }
+  /** Up to this many variables or attributes, a change makes a {@link SmallMap}. */
+  private static final int SMALL = 8;
 
   /**
    * The classes of the JDK's immutable maps ({@code Map.of}, {@code Map.copyOf}, {@code
-   * Map.ofEntries}): no null key or value and nothing can change them, so they are kept as given
-   * instead of copied (a source building its attributes that way saves a copy per message).
+   * Map.ofEntries}) and {@link SmallMap}: no null key or value and nothing can change them, so they
+   * are kept as given instead of copied (a source building its attributes that way saves a copy per
+   * message).
    */
   private static final Set<Class<?>> IMMUTABLE_MAPS =
-      Set.of(Map.of().getClass(), Map.of("k", 1).getClass());
+      Set.of(Map.of().getClass(), Map.of("k", 1).getClass(), SmallMap.class);
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> copy(Map<String, ?> map) {

@@ -89,6 +89,13 @@ class TheConsoleApiShowsJobsAndBatchesTest {
     return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** An application on an embedded store in {@code work/data}, not started. */
+  private Application embedded() {
+    return Application.builder()
+        .storage(StorageConfig.builder().dataDir(work.resolve("data")).build())
+        .build();
+  }
+
   private ManagementServer server() throws Exception {
     Path tokenFile = Files.writeString(work.resolve("token"), TOKEN);
     return ManagementServer.start(
@@ -196,10 +203,7 @@ class TheConsoleApiShowsJobsAndBatchesTest {
   void theHistoryIsFilteredSearchedAndPagedAndEveryIncidentOfATypeIsRetriedAtOnce()
       throws Exception {
     try (ManagementServer server = server();
-        Application app =
-            Application.builder()
-                .storage(StorageConfig.builder().dataDir(work.resolve("data")).build())
-                .build()) {
+        Application app = embedded()) {
       app.start();
       JobStore jobs = JobStores.open(app.storage(), app.storedValues());
       server.ready(List.of(), new Operations(app), jobs, null, null);
@@ -336,10 +340,7 @@ class TheConsoleApiShowsJobsAndBatchesTest {
             .build();
     BatchLauncher launcher = new BatchLauncher(List.of(job));
     try (ManagementServer server = server();
-        Application app =
-            Application.builder()
-                .storage(StorageConfig.builder().dataDir(work.resolve("data")).build())
-                .build()) {
+        Application app = embedded()) {
       app.start();
       launcher.bind(app);
       Supplier<BatchInstances> instances =

@@ -130,30 +130,20 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
     }
     Files.writeString(work.resolve("orders.csv"), orders);
     Path hold = Files.createFile(work.resolve(WaitsWhileHeld.HOLD));
-    CliRun created =
-        CliRun.of(
-            "jobs",
-            "create",
-            work.resolve("console.yaml").toString(),
-            "--type",
-            "send-order",
-            "--payload",
-            "order-17",
-            "--retries",
-            "0");
-    assertThat(created.exitCode()).as(created.err()).isZero();
-    CliRun another =
-        CliRun.of(
-            "jobs",
-            "create",
-            work.resolve("console.yaml").toString(),
-            "--type",
-            "send-order",
-            "--payload",
-            "order-18",
-            "--retries",
-            "0");
-    assertThat(another.exitCode()).as(another.err()).isZero();
+    for (String order : List.of("order-17", "order-18")) {
+      CliRun created =
+          CliRun.of(
+              "jobs",
+              "create",
+              work.resolve("console.yaml").toString(),
+              "--type",
+              "send-order",
+              "--payload",
+              order,
+              "--retries",
+              "0");
+      assertThat(created.exitCode()).as(created.err()).isZero();
+    }
 
     try (SluiceProcess sluice =
         SluiceProcess.start(

@@ -13,7 +13,7 @@ let openFailures = null;
 const FAILURES_PAGE = 50;
 // The history of finished jobs as shown: the filters it was read with (a query string), its
 // entries newest first, and the `before` of the page after them (null at the last).
-const history = { filters: null, list: [], next: null, loading: false };
+const jobHistory = { filters: null, list: [], next: null, loading: false };
 const HISTORY_PAGE = 50;
 // While the user edits the filters, the history waits until they rest this long, so typing a
 // search reads it once, not at every key or every poll.
@@ -265,41 +265,41 @@ function editHistory() {
 // was read with, the entries that are new go on top of those shown (an entry never changes); with
 // other filters, or when more than a page is new, the page replaces them.
 async function loadHistory(more) {
-  if (historyEdit !== null || history.loading) return;
+  if (historyEdit !== null || jobHistory.loading) return;
   const filters = historyFilters();
-  const same = filters === history.filters;
-  if (more && (!same || history.next === null)) return;
+  const same = filters === jobHistory.filters;
+  if (more && (!same || jobHistory.next === null)) return;
   const params = new URLSearchParams(filters);
   params.set("max", HISTORY_PAGE);
-  if (more) params.set("before", history.next);
-  history.loading = true;
+  if (more) params.set("before", jobHistory.next);
+  jobHistory.loading = true;
   try {
     const page = await get("jobs/history?" + params);
     if (historyEdit !== null || historyFilters() !== filters) return; // read again once they rest
-    const shown = history.list;
+    const shown = jobHistory.list;
     const newest = same && shown.length > 0 ? shown[0].id : null;
     if (more) {
-      history.list = shown.concat(page.history);
-      history.next = page.next;
+      jobHistory.list = shown.concat(page.history);
+      jobHistory.next = page.next;
     } else if (newest === null || (page.next !== null && page.next > newest)) {
-      history.list = page.history;
-      history.next = page.next;
+      jobHistory.list = page.history;
+      jobHistory.next = page.next;
     } else {
-      history.list = page.history.filter((e) => e.id > newest).concat(shown);
+      jobHistory.list = page.history.filter((e) => e.id > newest).concat(shown);
     }
-    history.filters = filters;
+    jobHistory.filters = filters;
     drawHistory(page.retention, filters);
   } catch (e) {
     if (e instanceof Unauthorized) askForToken();
     else status("The history could not be read: " + e.message);
   } finally {
-    history.loading = false;
+    jobHistory.loading = false;
   }
 }
 
 function drawHistory(retention, filters) {
   const cut = (text) => (text.length > 200 ? text.slice(0, 199) + "…" : text);
-  rows(document.querySelector("#jobs-history tbody"), history.list, 9, (e) =>
+  rows(document.querySelector("#jobs-history tbody"), jobHistory.list, 9, (e) =>
     el("tr", { "data-entry": e.id, "data-state": e.state },
       cell(e.id, "num"), cell(e.jobId, "num"), cell(e.type), cell(e.state, "state"),
       cell(e.attempts, "num"), cell(e.node === null ? "–" : e.node),
@@ -309,7 +309,7 @@ function drawHistory(retention, filters) {
         e.payload === null ? "" : cut(e.payload))),
     retention === "PT0S" ? "no history is kept: sluice.jobs.history is 0ms"
       : filters ? "no finished job matches" : "no finished job");
-  document.getElementById("jobs-history-more").hidden = history.next === null;
+  document.getElementById("jobs-history-more").hidden = jobHistory.next === null;
 }
 
 function drawBatch(instances) {

@@ -1,6 +1,8 @@
 package io.sluice.cli;
 
 import com.sun.net.httpserver.HttpExchange;
+import io.sluice.jobs.spi.FinishedJob;
+import io.sluice.jobs.spi.HistoryQuery;
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobQuery;
 import io.sluice.jobs.spi.JobState;
@@ -25,9 +27,16 @@ import java.util.Optional;
  *   <li>{@code GET /api/jobs/stats}, {@code /api/jobs/incidents?max=50}, {@code
  *       /api/jobs/list?state=&type=&after=&max=} and {@code /api/jobs/{id}}: what {@code sluice
  *       jobs stats|incidents|list|show} read;
+ *   <li>{@code GET /api/jobs/history?type=&state=completed|failed&q=&before=&max=50}: the jobs that
+ *       ended, newest first, as {@code sluice jobs history --output json} writes them, {@code next}
+ *       being the {@code before} of the next page; 400 on a bad state, number or a max outside 1 to
+ *       {@value HistoryQuery#MAX};
  *   <li>{@code POST /api/jobs/{id}/retry?retries=N}: makes an incident wait again, due now; 409
  *       when the job is no longer an incident (it completed meanwhile, or was retried already),
- *       nothing changed.
+ *       nothing changed;
+ *   <li>{@code POST /api/jobs/retry?type=T&retries=N}: makes every incident of type {@code T} wait
+ *       again, due now, in one statement, answering how many ({@code retried}); 409 when the type
+ *       has none, nothing changed; 400 without a type.
  * </ul>
  *
  * <p>Without a durable store (a {@code memory} one keeps no jobs) every path answers 404.
@@ -62,6 +71,10 @@ final class JobsApi {
           exchange, 200, jobs(store.incidents(ManagementApi.max(exchange, 50, 1000))));
     } else if (!post && n == 2 && second.equals("list")) {
       list(exchange);
+    } else if (!post && n == 2 && second.equals("history")) {
+      history(exchange);
+    } else if (post && n == 2 && second.equals("retry")) {
+      retryType(exchange);
     } else if (!post && n == 2) {
       Long id = id(exchange, second);
       if (id != null) {
@@ -125,7 +138,83 @@ final class JobsApi {
     ManagementApi.reply(exchange, 200, jobs(store.list(query)));
   }
 
-  private void retry(HttpExchange exchange, long id) throws IOException {
+  private void history(HttpExchange exchange) throws IOException {
+    String type = ManagementApi.parameter(exchange, "type");
+    String state = ManagementApi.parameter(exchange, "state");
+    String before = ManagementApi.parameter(exchange, "before");
+    String max = ManagementApi.parameter(exchange, "max");
+    HistoryQuery query;
+    try {
+      FinishedJob.State wanted =
+          state == null ? null : FinishedJob.State.valueOf(state.toUpperCase(Locale.ROOT));
+      query =
+          new HistoryQuery(
+              type,
+              wanted,
+              ManagementApi.parameter(exchange, "q"),
+              before == null ? 0 : Long.parseLong(before),
+              max == null ? 50 : Integer.parseInt(max));
+    } catch (IllegalArgumentException e) { // NumberFormatException too
+      ManagementApi.reply(
+          exchange,
+          400,
+          Map.of(
+              "error",
+              "type is a job type, state completed or failed, before an entry's id (0 or more) and"
+                  + " max a number from 1 to "
+                  + HistoryQuery.MAX
+                  + "; were '"
+                  + type
+                  + "', '"
+                  + state
+                  + "', '"
+                  + before
+                  + "' and '"
+                  + max
+                  + "'"));
+      return;
+    }
+    ManagementApi.reply(
+        exchange,
+        200,
+        JobsHistoryCommand.json(
+            new JobsView.HistoryPage(store.history(query), store.historyRetention()), query.max()));
+  }
+
+  private void retryType(HttpExchange exchange) throws IOException {
+    String type = ManagementApi.parameter(exchange, "type");
+    Integer retries = retries(exchange);
+    if (retries == null) {
+      return;
+    }
+    try {
+      NewJob.type(type == null ? "" : type);
+    } catch (IllegalArgumentException e) {
+      ManagementApi.reply(
+          exchange,
+          400,
+          Map.of("error", "type names the job type whose incidents to retry, was '" + type + "'"));
+      return;
+    }
+    int retried = store.retryIncidents(type, retries);
+    Map<String, Object> count = OutputOption.object();
+    count.put("retried", retried);
+    ManagementApi.outcome(
+        exchange,
+        retried > 0,
+        retried > 0
+            ? retried
+                + " incident(s) of type '"
+                + type
+                + "' wait again, due now, with "
+                + retries
+                + " retries"
+            : "no incident of type '" + type + "'; nothing changed",
+        count);
+  }
+
+  /** The query's {@code retries}, or the default; null when bad, answered 400. */
+  private static Integer retries(HttpExchange exchange) throws IOException {
     String asked = ManagementApi.parameter(exchange, "retries");
     int retries;
     try {
@@ -136,6 +225,14 @@ final class JobsApi {
     if (retries < 0) {
       ManagementApi.reply(
           exchange, 400, Map.of("error", "retries is a number, 0 or more, was '" + asked + "'"));
+      return null;
+    }
+    return retries;
+  }
+
+  private void retry(HttpExchange exchange, long id) throws IOException {
+    Integer retries = retries(exchange);
+    if (retries == null) {
       return;
     }
     Optional<JobInfo> job = store.find(id);

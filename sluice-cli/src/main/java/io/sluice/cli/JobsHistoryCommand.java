@@ -63,6 +63,8 @@ final class JobsHistoryCommand implements Callable<Integer> {
       description = "Only entries older than entry ID: the next page.")
   long before;
 
+  @Mixin ManagementTokenOption token;
+
   @Mixin OutputOption output;
 
   @Spec CommandSpec spec;
@@ -70,20 +72,17 @@ final class JobsHistoryCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     HistoryQuery query = query();
-    return store.use(
+    return store.view(
+        token,
         jobs -> {
-          List<FinishedJob> found = jobs.history(query);
+          JobsView.HistoryPage page = jobs.history(query);
+          List<FinishedJob> found = page.entries();
           PrintWriter out = spec.commandLine().getOut();
-          Long next = found.size() == max ? found.getLast().id() : null;
           if (output.json()) {
-            Map<String, Object> json = OutputOption.object();
-            json.put("history", found.stream().map(JobsHistoryCommand::json).toList());
-            json.put("count", found.size());
-            json.put("nextBefore", next);
-            OutputOption.print(out, json);
+            OutputOption.print(out, json(page, max));
             return ExitCodes.OK;
           }
-          if (jobs.historyRetention().isZero()) {
+          if (page.retention().isZero()) {
             out.println("no history is kept: sluice.jobs.history is 0ms");
             return ExitCodes.OK;
           }
@@ -104,11 +103,31 @@ final class JobsHistoryCommand implements Callable<Integer> {
             table.print(out);
           }
           out.printf("%d finished job(s)%n", found.size());
+          Long next = next(found, max);
           if (next != null) {
             out.printf("more may follow: add --before %d for the next page%n", next);
           }
           return ExitCodes.OK;
         });
+  }
+
+  /** Where the page after {@code found} begins: its last entry, when it is full; else null. */
+  private static Long next(List<FinishedJob> found, int max) {
+    return found.size() == max ? found.getLast().id() : null;
+  }
+
+  /**
+   * A page as {@code --output json} writes it and {@code GET /api/jobs/history} answers: the
+   * entries, their count, {@code next} (the {@code before} of the next page, null at the last) and
+   * how long the store keeps its history ({@code retention}, ISO-8601).
+   */
+  static Map<String, Object> json(JobsView.HistoryPage page, int max) {
+    Map<String, Object> json = OutputOption.object();
+    json.put("history", page.entries().stream().map(JobsHistoryCommand::json).toList());
+    json.put("count", page.entries().size());
+    json.put("next", next(page.entries(), max));
+    json.put("retention", page.retention().toString());
+    return json;
   }
 
   private HistoryQuery query() {
@@ -129,7 +148,8 @@ final class JobsHistoryCommand implements Callable<Integer> {
     }
   }
 
-  private static String state(FinishedJob.State state) {
+  /** {@code completed} or {@code failed}. */
+  static String state(FinishedJob.State state) {
     return state.name().toLowerCase(Locale.ROOT);
   }
 

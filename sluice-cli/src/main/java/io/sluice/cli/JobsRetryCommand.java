@@ -2,7 +2,6 @@ package io.sluice.cli;
 
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobState;
-import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.NewJob;
 import java.util.List;
 import java.util.Optional;
@@ -69,8 +68,7 @@ final class JobsRetryCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), "--type: " + e.getMessage());
       }
-      // On the store itself: the management API of a run that holds it has no retry by type.
-      return store.use(this::retryType);
+      return store.view(token, this::retryType);
     }
     return store.view(
         token,
@@ -85,7 +83,7 @@ final class JobsRetryCommand implements Callable<Integer> {
         });
   }
 
-  private int retryType(JobStore jobs) {
+  private int retryType(JobsView jobs) {
     int retried = jobs.retryIncidents(type, retries);
     if (retried == 0) {
       spec.commandLine()

@@ -180,9 +180,16 @@ final class ManagementApi {
    * nothing to do (nothing changed).
    */
   static void outcome(HttpExchange exchange, boolean done, String message) throws IOException {
+    outcome(exchange, done, message, Map.of());
+  }
+
+  /** As {@link #outcome(HttpExchange, boolean, String)}, with the fields {@code more} after. */
+  static void outcome(HttpExchange exchange, boolean done, String message, Map<String, Object> more)
+      throws IOException {
     Map<String, Object> outcome = new LinkedHashMap<>();
     outcome.put("done", done);
     outcome.put("message", message);
+    outcome.putAll(more);
     reply(exchange, done ? 200 : 409, outcome);
   }
 

@@ -3,6 +3,8 @@ package io.sluice.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.core.SluiceException;
+import io.sluice.jobs.spi.FinishedJob;
+import io.sluice.jobs.spi.HistoryQuery;
 import io.sluice.jobs.spi.JobInfo;
 import io.sluice.jobs.spi.JobQuery;
 import io.sluice.jobs.spi.JobState;
@@ -24,9 +26,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The jobs of an embedded store that {@code sluice run} holds, read and retried through its
- * management API ({@link JobsApi}), which answers with what the store says: the jobs commands print
- * the same lines as on the store itself.
+ * The jobs of an embedded store that {@code sluice run} holds, read (their history too) and retried
+ * (one by one or a type at once) through its management API ({@link JobsApi}), which answers with
+ * what the store says: the jobs commands print the same lines as on the store itself.
  */
 final class RemoteJobs implements JobsView {
 
@@ -54,7 +56,7 @@ final class RemoteJobs implements JobsView {
       path.append("&state=").append(query.state().name().toLowerCase(Locale.ROOT));
     }
     if (query.type() != null) {
-      path.append("&type=").append(URLEncoder.encode(query.type(), StandardCharsets.UTF_8));
+      path.append("&type=").append(encode(query.type()));
     }
     List<JobInfo> jobs = new ArrayList<>();
     for (JsonNode job : send("GET", path.toString(), 200).body()) {
@@ -93,6 +95,56 @@ final class RemoteJobs implements JobsView {
   @Override
   public boolean retry(long id, int retries) {
     return send("POST", "/api/jobs/" + id + "/retry?retries=" + retries, 200, 409).status() == 200;
+  }
+
+  @Override
+  public int retryIncidents(String type, int retries) {
+    Answer answer =
+        send("POST", "/api/jobs/retry?type=" + encode(type) + "&retries=" + retries, 200, 409);
+    return answer.status() == 409 ? 0 : answer.body().get("retried").asInt();
+  }
+
+  @Override
+  public HistoryPage history(HistoryQuery query) {
+    StringBuilder path = new StringBuilder("/api/jobs/history?before=").append(query.beforeId());
+    path.append("&max=").append(query.max());
+    if (query.type() != null) {
+      path.append("&type=").append(encode(query.type()));
+    }
+    if (query.state() != null) {
+      path.append("&state=").append(JobsHistoryCommand.state(query.state()));
+    }
+    if (query.text() != null) {
+      path.append("&q=").append(encode(query.text()));
+    }
+    JsonNode page = send("GET", path.toString(), 200).body();
+    List<FinishedJob> entries = new ArrayList<>();
+    for (JsonNode entry : page.get("history")) {
+      entries.add(finished(entry));
+    }
+    return new HistoryPage(entries, Duration.parse(page.get("retention").asText()));
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  /** An entry of the history as {@link JobsHistoryCommand#json} wrote it. */
+  private static FinishedJob finished(JsonNode json) {
+    return new FinishedJob(
+        json.get("id").asLong(),
+        json.get("jobId").asLong(),
+        json.get("type").asText(),
+        FinishedJob.State.valueOf(json.get("state").asText().toUpperCase(Locale.ROOT)),
+        json.get("priority").asInt(),
+        text(json.get("uniqueKey")),
+        text(json.get("exclusiveKey")),
+        json.get("attempts").asInt(),
+        text(json.get("error")),
+        text(json.get("node")),
+        instant(json.get("createdAt")),
+        instant(json.get("finishedAt")),
+        text(json.get("payload")));
   }
 
   /** A job as {@link JobText#json} wrote it. */

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code sluice jobs} on an embedded store that a real {@code sluice run} holds: without a
  * management port the command fails naming both ways it tried; with one it asks the API (found
  * through the discovery file beside the store, deleted on a clean stop) and prints what it prints
- * on the store itself, line for line; its retry runs the job.
+ * on the store itself, line for line, the history too; a retry by id and one of a whole type run
+ * the jobs.
  */
 @Tag("crash") // starts Sluice processes: not in the fast suite
 class JobsCommandsAskTheRunThatHoldsTheStoreTest {
@@ -36,7 +37,10 @@ class JobsCommandsAskTheRunThatHoldsTheStoreTest {
         CliRun.of(with(more, "jobs", "incidents", config())),
         CliRun.of(with(more, "jobs", "show", config(), incident)),
         CliRun.of(with(more, "jobs", "stats", config())),
-        CliRun.of(with(more, "jobs", "list", config(), "--output", "json")));
+        CliRun.of(with(more, "jobs", "list", config(), "--output", "json")),
+        CliRun.of(with(more, "jobs", "history", config(), "--search", "fails on purpose")),
+        CliRun.of(
+            with(more, "jobs", "history", config(), "--type", "send-order", "--output", "json")));
   }
 
   private void create(String... options) {
@@ -56,10 +60,11 @@ class JobsCommandsAskTheRunThatHoldsTheStoreTest {
     Files.writeString(work.resolve("app.yaml"), FailsTheFirstRunOfEachPayload.SEND_ORDER_JOBS);
     create("--type", "send-order", "--payload", "o-1", "--retries", "0");
     create("--type", "report", "--payload", "r", "--due", "2099-01-01T00:00:00Z");
+    create("--type", "send-order", "--payload", "o-2", "--retries", "0");
     Path discovery = work.resolve("data").resolve("sluice.db.management");
 
     try (SluiceProcess run = SluiceProcess.start(work, "run", "app.yaml")) {
-      await().atMost(WAIT).until(() -> run.log().contains("is an incident after"));
+      await().atMost(WAIT).until(() -> run.log().split("is an incident after", -1).length == 3);
       CliRun refused = CliRun.of("jobs", "list", config());
       assertThat(refused.exitCode()).isNotZero();
       assertThat(refused.err())
@@ -73,6 +78,7 @@ class JobsCommandsAskTheRunThatHoldsTheStoreTest {
     List<CliRun> direct = look(incident);
     assertThat(direct).allSatisfy(r -> assertThat(r.exitCode()).as(r.err()).isZero());
     assertThat(direct.get(1).out()).contains("fails on purpose");
+    assertThat(direct.get(5).out()).contains("2 finished job(s)");
 
     Path tokenFile = Files.writeString(work.resolve("token"), TOKEN);
     try (SluiceProcess run =
@@ -120,6 +126,39 @@ class JobsCommandsAskTheRunThatHoldsTheStoreTest {
                               tokenFile.toString())
                           .exitCode()
                       != 0);
+
+      String[] typeRetry = {
+        "jobs",
+        "retry",
+        config(),
+        "--type",
+        "send-order",
+        "--management-token-file",
+        tokenFile.toString()
+      };
+      CliRun retriedType = CliRun.of(typeRetry);
+      assertThat(retriedType.exitCode()).as(retriedType.err()).isZero();
+      assertThat(retriedType.out())
+          .isEqualTo("1 incident(s) of type 'send-order' wait again, due now, with 3 retries\n");
+      await().atMost(WAIT).until(() -> Files.exists(work.resolve("ran-o-2")));
+      CliRun noneLeft = CliRun.of(typeRetry);
+      assertThat(noneLeft.exitCode()).isEqualTo(ExitCodes.FAILED);
+      assertThat(noneLeft.err()).contains("no incident of type 'send-order'");
+      await()
+          .atMost(WAIT)
+          .alias("the history, read through the API, shows both retried jobs completed")
+          .until(
+              () ->
+                  CliRun.of(
+                          "jobs",
+                          "history",
+                          config(),
+                          "--state",
+                          "completed",
+                          "--management-token-file",
+                          tokenFile.toString())
+                      .out(),
+              out -> out.contains("2 finished job(s)"));
       run.terminate();
       assertThat(run.awaitExit(60)).as(run.log()).isZero();
     }

@@ -291,7 +291,7 @@ class JobsCommandsWorkOnTheConfiguredStoreTest {
 
     JsonNode history = json(ok(jobs("history", "--type", "send", "--output", "json")).out());
     assertThat(history.get("count").asInt()).isEqualTo(2);
-    assertThat(history.get("nextBefore").isNull()).isTrue();
+    assertThat(history.get("next").isNull()).isTrue();
     JsonNode completed = history.get("history").get(1);
     assertThat(completed.get("jobId").asLong()).isEqualTo(invoice);
     assertThat(completed.get("state").asText()).isEqualTo("completed");

@@ -89,6 +89,13 @@ class TheConsoleApiShowsJobsAndBatchesTest {
     return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** An application on an embedded store in {@code work/data}, not started. */
+  private Application embedded() {
+    return Application.builder()
+        .storage(StorageConfig.builder().dataDir(work.resolve("data")).build())
+        .build();
+  }
+
   private ManagementServer server() throws Exception {
     Path tokenFile = Files.writeString(work.resolve("token"), TOKEN);
     return ManagementServer.start(
@@ -187,8 +194,119 @@ class TheConsoleApiShowsJobsAndBatchesTest {
       assertThat(get(port, "/api/jobs/999999", TOKEN).statusCode()).isEqualTo(404);
 
       assertThat(read(port, "/api/batch")).isEmpty();
+      assertThat(get(port, "/api/jobs/history", TOKEN).statusCode()).isEqualTo(200);
       assertThat(act(port, "/api/batch/7/stop", TOKEN).statusCode()).isEqualTo(404);
     }
+  }
+
+  @Test
+  void theHistoryIsFilteredSearchedAndPagedAndEveryIncidentOfATypeIsRetriedAtOnce()
+      throws Exception {
+    try (ManagementServer server = server();
+        Application app = embedded()) {
+      app.start();
+      JobStore jobs = JobStores.open(app.storage(), app.storedValues());
+      server.ready(List.of(), new Operations(app), jobs, null, null);
+      int port = server.port();
+      NodeLease node = jobs.register("node-1", Duration.ofMinutes(1));
+      // Completed, in this order: mail to bob, report for bob, mail to ann; then three incidents.
+      for (String[] job :
+          List.of(
+              new String[] {"mail", "to bob"},
+              new String[] {"report", "monthly for bob"},
+              new String[] {"mail", "to ann"})) {
+        jobs.create(NewJob.of(job[0], job[1]));
+        long id = jobs.claim(node, java.util.Set.of(job[0]), 1).getFirst().id();
+        assertThat(jobs.complete(node, List.of(id))).containsExactly(id);
+      }
+      for (String to : List.of("carol", "dave")) {
+        jobs.create(NewJob.of("mail", "to " + to).withMaxRetries(0));
+        long id = jobs.claim(node, java.util.Set.of("mail"), 1).getFirst().id();
+        jobs.fail(node, id, "smtp refused " + to.toUpperCase(), jobs.clock().instant());
+      }
+      jobs.create(NewJob.of("report", "weekly").withMaxRetries(0));
+      long report = jobs.claim(node, java.util.Set.of("report"), 1).getFirst().id();
+      jobs.fail(node, report, "no data", jobs.clock().instant());
+
+      String history = "/api/jobs/history";
+      assertThat(get(port, history, null).statusCode()).isEqualTo(401);
+      JsonNode all = read(port, history);
+      assertThat(all.get("count").asInt()).isEqualTo(6);
+      assertThat(all.get("retention").asText()).isEqualTo("PT168H");
+      assertThat(all.get("next").isNull()).isTrue();
+      assertThat(payloads(read(port, history + "?type=mail&state=completed")))
+          .containsExactly("to ann", "to bob");
+      assertThat(payloads(read(port, history + "?q=BOB")))
+          .as("a search over the payload, case ignored")
+          .containsExactly("monthly for bob", "to bob");
+      JsonNode refused = read(port, history + "?type=mail&state=failed&q=refused%20dave");
+      assertThat(payloads(refused)).as("a search over the error").containsExactly("to dave");
+      assertThat(refused.get("history").get(0).get("error").asText())
+          .isEqualTo("smtp refused DAVE");
+      assertThat(refused.get("history").get(0).get("node").asText()).isEqualTo("node-1");
+      assertThat(read(port, history + "?type=report&q=refused").get("count").asInt()).isZero();
+
+      JsonNode first = read(port, history + "?type=mail&max=2");
+      assertThat(payloads(first)).containsExactly("to dave", "to carol");
+      long next = first.get("next").asLong();
+      assertThat(next).isEqualTo(first.get("history").get(1).get("id").asLong());
+      JsonNode rest = read(port, history + "?type=mail&max=2&before=" + next);
+      assertThat(payloads(rest)).containsExactly("to ann", "to bob");
+      JsonNode last = read(port, history + "?type=mail&max=2&before=" + rest.get("next").asLong());
+      assertThat(last.get("count").asInt()).isZero();
+      assertThat(last.get("next").isNull()).isTrue();
+      for (String bad :
+          List.of(
+              "?state=running",
+              "?before=x",
+              "?before=-1",
+              "?max=0",
+              "?max=1001",
+              "?max=x",
+              "?type=no%20spaces")) {
+        HttpResponse<String> answer = get(port, history + bad, TOKEN);
+        assertThat(answer.statusCode()).as(bad).isEqualTo(400);
+        assertThat(answer.body()).contains("state completed or failed");
+      }
+
+      String retry = "/api/jobs/retry?type=mail&retries=1";
+      assertThat(act(port, retry, null).statusCode()).isEqualTo(401);
+      assertThat(jobs.incidents(10)).as("nothing done without the token").hasSize(3);
+      assertThat(act(port, "/api/jobs/retry", TOKEN).statusCode()).isEqualTo(400);
+      assertThat(act(port, "/api/jobs/retry?type=mail&retries=-1", TOKEN).statusCode())
+          .isEqualTo(400);
+      HttpResponse<String> none = act(port, "/api/jobs/retry?type=sms", TOKEN);
+      assertThat(none.statusCode()).isEqualTo(409);
+      assertThat(none.body()).contains("no incident of type 'sms'; nothing changed");
+      HttpResponse<String> retried = act(port, retry, TOKEN);
+      assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
+      JsonNode answer = new ObjectMapper().readTree(retried.body());
+      assertThat(answer.get("retried").asInt()).isEqualTo(2);
+      assertThat(answer.get("message").asText())
+          .isEqualTo("2 incident(s) of type 'mail' wait again, due now, with 1 retries");
+      assertThat(jobs.incidents(10)).as("another type's incident is left").hasSize(1);
+      assertThat(act(port, retry, TOKEN).statusCode()).as("none left").isEqualTo(409);
+
+      List<String> ran = java.util.Collections.synchronizedList(new ArrayList<>());
+      try (io.sluice.jobs.JobExecutor executor =
+          io.sluice.jobs.JobExecutor.builder(jobs)
+              .handler("mail", job -> ran.add(String.valueOf(job.payload())))
+              .build()) {
+        executor.start();
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .alias("the retried incidents ran and completed")
+            .until(
+                () -> read(port, history + "?type=mail&state=completed").get("count").asInt() == 4);
+      }
+      assertThat(ran).containsExactlyInAnyOrder("to carol", "to dave");
+      assertThat(payloads(read(port, history + "?type=mail&state=completed&max=2")))
+          .containsExactlyInAnyOrder("to carol", "to dave");
+    }
+  }
+
+  private static List<String> payloads(JsonNode page) {
+    return page.get("history").findValues("payload").stream().map(JsonNode::asText).toList();
   }
 
   @Test
@@ -222,10 +340,7 @@ class TheConsoleApiShowsJobsAndBatchesTest {
             .build();
     BatchLauncher launcher = new BatchLauncher(List.of(job));
     try (ManagementServer server = server();
-        Application app =
-            Application.builder()
-                .storage(StorageConfig.builder().dataDir(work.resolve("data")).build())
-                .build()) {
+        Application app = embedded()) {
       app.start();
       launcher.bind(app);
       Supplier<BatchInstances> instances =
@@ -234,6 +349,10 @@ class TheConsoleApiShowsJobsAndBatchesTest {
                   app.storageConfig(), app.storedValues(), getClass().getClassLoader());
       server.ready(List.of(), new Operations(app), null, instances, launcher);
       int port = server.port();
+      assertThat(get(port, "/api/jobs/history", TOKEN).statusCode())
+          .as("no job store (memory): as every jobs path")
+          .isEqualTo(404);
+      assertThat(act(port, "/api/jobs/retry?type=mail", TOKEN).statusCode()).isEqualTo(404);
       BatchEngine.Execution execution = launcher.start("orders", null);
       long id = execution.instance();
       String resume = "/api/batch/" + id + "/resume";

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,7 +34,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * The console end to end in a real headless Chromium (Debian's, installed by {@code
  * bin/install-browser}) against a real {@code sluice run}: the page asks for the token, shows a
- * flow's count rising without a reload, its Retry button runs a real incident, a dead letter is
+ * flow's count rising without a reload, its Retry button runs a real incident, its history finds
+ * the completed job by its payload, "Retry all" of a type runs the other incident, a dead letter is
  * inspected and requeued, a batch instance's failed records are shown with their line numbers, and
  * the instance is stopped and resumed to its end. Skipped with a message where no chromium is
  * installed, except under {@code CI=true}, where it fails. It leaves {@code target/console.png},
@@ -128,18 +130,20 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
     }
     Files.writeString(work.resolve("orders.csv"), orders);
     Path hold = Files.createFile(work.resolve(WaitsWhileHeld.HOLD));
-    CliRun created =
-        CliRun.of(
-            "jobs",
-            "create",
-            work.resolve("console.yaml").toString(),
-            "--type",
-            "send-order",
-            "--payload",
-            "order-17",
-            "--retries",
-            "0");
-    assertThat(created.exitCode()).as(created.err()).isZero();
+    for (String order : List.of("order-17", "order-18")) {
+      CliRun created =
+          CliRun.of(
+              "jobs",
+              "create",
+              work.resolve("console.yaml").toString(),
+              "--type",
+              "send-order",
+              "--payload",
+              order,
+              "--retries",
+              "0");
+      assertThat(created.exitCode()).as(created.err()).isZero();
+    }
 
     try (SluiceProcess sluice =
         SluiceProcess.start(
@@ -150,18 +154,16 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
             "--management-port",
             "0")) {
       String base = await().atMost(WAIT).until(() -> address(sluice), a -> a != null);
-      long incident =
+      JsonNode incidents =
           await()
               .atMost(WAIT)
-              .until(
-                  () -> api(base, "/api/jobs").get("incidents"), incidents -> incidents.size() == 1)
-              .get(0)
-              .get("id")
-              .asLong();
+              .until(() -> api(base, "/api/jobs").get("incidents"), found -> found.size() == 2);
+      long incident = incidents.get(0).get("id").asLong(); // order-17, created first
+      long other = incidents.get(1).get("id").asLong();
 
       WebDriver browser = browser();
       try {
-        browser.manage().window().setSize(new Dimension(1400, 1300));
+        browser.manage().window().setSize(new Dimension(1400, 1750));
         browser.get(base + "/");
         WebElement token =
             await().atMost(WAIT).until(() -> visible(browser, "token"), e -> e != null);
@@ -198,7 +200,7 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
             .ignoreExceptions()
             .until(
                 () -> browser.findElements(failed).stream().map(WebElement::getText).toList(),
-                lines -> lines.equals(java.util.List.of("401", "801")));
+                lines -> lines.equals(List.of("401", "801")));
         assertThat(
                 browser
                     .findElement(By.cssSelector("#batch-failures tr[data-position='401'] td.error"))
@@ -232,6 +234,47 @@ class TheConsoleShowsALiveApplicationInABrowserTest {
             .alias("and completed: the store has it no longer")
             .until(() -> status(base, "/api/jobs/" + incident) == 404);
         assertThat(browser.findElement(By.id("status")).getText()).contains("waits again");
+
+        browser.findElement(By.id("history-search")).sendKeys("order-17");
+        await()
+            .atMost(WAIT)
+            .alias("a search on its payload finds the completed job in the history")
+            .ignoreExceptions()
+            .until(
+                () ->
+                    browser.findElements(By.cssSelector("#jobs-history tr[data-entry]")).stream()
+                        .map(
+                            r ->
+                                r.getAttribute("data-state")
+                                    + " "
+                                    + r.findElement(By.cssSelector("td.payload")).getText())
+                        .toList(),
+                entries -> entries.equals(List.of("completed order-17", "failed order-17")));
+        click(browser, By.cssSelector("#jobs-retry-all button[data-type='send-order']"));
+        await()
+            .atMost(WAIT)
+            .ignoreExceptions()
+            .until(
+                () -> {
+                  browser.switchTo().alert().accept(); // the page's confirm()
+                  return true;
+                });
+        await()
+            .atMost(WAIT)
+            .alias("Retry all of send-order ran the other incident")
+            .until(() -> Files.exists(work.resolve("ran-order-18")));
+        await()
+            .atMost(WAIT)
+            .alias("which completed, as its store says")
+            .until(
+                () ->
+                    status(base, "/api/jobs/" + other) == 404
+                        && api(base, "/api/jobs/history?state=completed&q=order-18")
+                                .get("count")
+                                .asInt()
+                            == 1);
+        assertThat(browser.findElement(By.id("status")).getText())
+            .contains("1 incident(s) of type 'send-order' wait again");
 
         click(browser, requeue);
         await()

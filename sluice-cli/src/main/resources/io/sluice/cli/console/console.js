@@ -11,6 +11,14 @@ let openQueue = null; // the queue whose dead letters are shown
 // failed count when last read }. At the last page it follows the instance's new failed records.
 let openFailures = null;
 const FAILURES_PAGE = 50;
+// The history of finished jobs as shown: the filters it was read with (a query string), its
+// entries newest first, and the `before` of the page after them (null at the last).
+const jobHistory = { filters: null, list: [], next: null, loading: false };
+const HISTORY_PAGE = 50;
+// While the user edits the filters, the history waits until they rest this long, so typing a
+// search reads it once, not at every key or every poll.
+const HISTORY_SETTLE_MILLIS = 400;
+let historyEdit = null;
 let waitingForToken = false;
 
 function el(tag, props, ...children) {
@@ -213,6 +221,95 @@ function drawJobs(jobs) {
       el("td", {}, el("button", { class: "retry", onclick: () => act("jobs/" + i.id + "/retry") },
         "Retry"))),
     "no incident");
+  drawRetryAll(jobs.stats);
+}
+
+// A "Retry all of <type>" button per type that has incidents.
+function drawRetryAll(stats) {
+  const types = (stats || []).filter((t) => t.incidents > 0).map((t) => t.type);
+  if (!changed("retry-all", types)) return;
+  document.getElementById("jobs-retry-all").replaceChildren(...types.map((type) =>
+    el("button", { class: "retry-all", "data-type": type, onclick: () => retryAll(type) },
+      "Retry all of " + type)));
+  document.getElementById("history-types").replaceChildren(...(stats || []).map((t) =>
+    el("option", { value: t.type })));
+}
+
+function retryAll(type) {
+  if (confirm("Make every incident of type " + type + " wait again, due now?")) {
+    act("jobs/retry?type=" + encodeURIComponent(type));
+  }
+}
+
+// The history's filters as a query string.
+function historyFilters() {
+  const params = new URLSearchParams();
+  const type = document.getElementById("history-type").value.trim();
+  const state = document.getElementById("history-state").value;
+  const text = document.getElementById("history-search").value.trim();
+  if (type) params.set("type", type);
+  if (state) params.set("state", state);
+  if (text) params.set("q", text);
+  return params.toString();
+}
+
+function editHistory() {
+  clearTimeout(historyEdit);
+  historyEdit = setTimeout(() => {
+    historyEdit = null;
+    loadHistory(false);
+  }, HISTORY_SETTLE_MILLIS);
+}
+
+// Reads the newest page of the history (more: the page after those shown). With the filters it
+// was read with, the entries that are new go on top of those shown (an entry never changes); with
+// other filters, or when more than a page is new, the page replaces them.
+async function loadHistory(more) {
+  if (historyEdit !== null || jobHistory.loading) return;
+  const filters = historyFilters();
+  const same = filters === jobHistory.filters;
+  if (more && (!same || jobHistory.next === null)) return;
+  const params = new URLSearchParams(filters);
+  params.set("max", HISTORY_PAGE);
+  if (more) params.set("before", jobHistory.next);
+  jobHistory.loading = true;
+  try {
+    const page = await get("jobs/history?" + params);
+    if (historyEdit !== null || historyFilters() !== filters) return; // read again once they rest
+    const shown = jobHistory.list;
+    const newest = same && shown.length > 0 ? shown[0].id : null;
+    if (more) {
+      jobHistory.list = shown.concat(page.history);
+      jobHistory.next = page.next;
+    } else if (newest === null || (page.next !== null && page.next > newest)) {
+      jobHistory.list = page.history;
+      jobHistory.next = page.next;
+    } else {
+      jobHistory.list = page.history.filter((e) => e.id > newest).concat(shown);
+    }
+    jobHistory.filters = filters;
+    drawHistory(page.retention, filters);
+  } catch (e) {
+    if (e instanceof Unauthorized) askForToken();
+    else status("The history could not be read: " + e.message);
+  } finally {
+    jobHistory.loading = false;
+  }
+}
+
+function drawHistory(retention, filters) {
+  const cut = (text) => (text.length > 200 ? text.slice(0, 199) + "…" : text);
+  rows(document.querySelector("#jobs-history tbody"), jobHistory.list, 9, (e) =>
+    el("tr", { "data-entry": e.id, "data-state": e.state },
+      cell(e.id, "num"), cell(e.jobId, "num"), cell(e.type), cell(e.state, "state"),
+      cell(e.attempts, "num"), cell(e.node === null ? "–" : e.node),
+      cell(e.finishedAt.slice(0, 19).replace("T", " ")),
+      cell(e.error === null ? "" : cut(e.error), "error"),
+      el("td", { class: "payload", title: e.payload === null ? "" : e.payload },
+        e.payload === null ? "" : cut(e.payload))),
+    retention === "PT0S" ? "no history is kept: sluice.jobs.history is 0ms"
+      : filters ? "no finished job matches" : "no finished job");
+  document.getElementById("jobs-history-more").hidden = jobHistory.next === null;
 }
 
 function drawBatch(instances) {
@@ -324,7 +421,10 @@ async function poll() {
     if (flows.error) problems.push("flows: " + flows.error.message); else drawFlows(flows.data);
     if (queues.error) problems.push("queues: " + queues.error.message); else drawQueues(queues.data);
     section("jobs", jobs.error, problems);
-    if (!jobs.error) drawJobs(jobs.data);
+    if (!jobs.error) {
+      drawJobs(jobs.data);
+      loadHistory(false);
+    }
     section("batch", batch.error, problems);
     if (!batch.error) drawBatch(batch.data);
     if (dead) {
@@ -345,6 +445,10 @@ async function poll() {
 
 document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("batch-failures-more").addEventListener("click", loadFailures);
+  document.getElementById("jobs-history-more").addEventListener("click", () => loadHistory(true));
+  const form = document.getElementById("history-form");
+  form.addEventListener("input", editHistory);
+  form.addEventListener("submit", (event) => event.preventDefault());
   document.getElementById("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, document.getElementById("token").value.trim());

@@ -38,7 +38,7 @@ class FileCopyExampleRunsAsAProcessTest {
           .atMost(Duration.ofSeconds(60))
           .until(() -> count(work.resolve("done")) == 20 || !sluice.isAlive());
       assertThat(sluice.isAlive()).as("still running; log:%n%s", sluice.log()).isTrue();
-      String metrics = scrape(sluice.log());
+      String metrics = scrape(sluice);
       assertThat(metrics)
           .contains("sluice_flow_messages_total{flow=\"file-copy\",outcome=\"completed\"} 20.0")
           .contains("sluice_stage_limit{flow=\"file-copy\",stage=\"dispatcher\"} 4.0")
@@ -54,8 +54,17 @@ class FileCopyExampleRunsAsAProcessTest {
     assertThat(count(in)).isEqualTo(1);
   }
 
-  static String scrape(String log) throws Exception {
-    Matcher port = Pattern.compile("Metrics at (http://[^ ]+/metrics)").matcher(log);
+  /**
+   * Scrapes the metrics of {@code sluice} at the address it logs once it runs: the flows may have
+   * done their work before that line (the run's last) is written, so this waits for it.
+   */
+  static String scrape(SluiceProcess sluice) throws Exception {
+    Pattern address = Pattern.compile("Metrics at (http://[^ ]+/metrics)");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> !sluice.isAlive() || address.matcher(sluice.log()).find());
+    String log = sluice.log();
+    Matcher port = address.matcher(log);
     assertThat(port.find()).as("metrics address in the log:%n%s", log).isTrue();
     HttpResponse<String> response =
         HttpClient.newHttpClient()

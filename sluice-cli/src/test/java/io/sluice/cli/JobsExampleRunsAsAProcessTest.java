@@ -49,9 +49,7 @@ class JobsExampleRunsAsAProcessTest {
           .atMost(Duration.ofSeconds(30))
           .until(
               () ->
-                  THREE_EXECUTED
-                      .matcher(FileCopyExampleRunsAsAProcessTest.scrape(sluice.log()))
-                      .find());
+                  THREE_EXECUTED.matcher(FileCopyExampleRunsAsAProcessTest.scrape(sluice)).find());
       sluice.terminate();
       assertThat(sluice.awaitExit(60)).as("exit code; log:%n%s", sluice.log()).isZero();
       assertThat(sluice.log())

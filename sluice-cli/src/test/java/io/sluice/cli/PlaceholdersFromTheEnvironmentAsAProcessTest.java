@@ -112,7 +112,7 @@ class PlaceholdersFromTheEnvironmentAsAProcessTest {
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> sluice.log().contains("hook called on /hooks/******"));
-      String metrics = FileCopyExampleRunsAsAProcessTest.scrape(sluice.log());
+      String metrics = FileCopyExampleRunsAsAProcessTest.scrape(sluice);
       assertThat(metrics).contains("flow=\"hooks\"").doesNotContain(TOKEN);
       sluice.terminate();
       assertThat(sluice.awaitExit(60)).as("exit code; log:%n%s", sluice.log()).isZero();

@@ -102,7 +102,7 @@ class TheMeterDocsMatchAScrapeTest {
               () -> {
                 scraped.clear();
                 scraped.putAll(
-                    families(FileCopyExampleRunsAsAProcessTest.scrape(sluice.log()), documented));
+                    families(FileCopyExampleRunsAsAProcessTest.scrape(sluice), documented));
                 assertThat(scraped.keySet()).as("meters in the scrape").containsAll(EXPECTED);
               });
 

@@ -25,11 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The meter tables of the docs say which tags each meter has, and a real scrape agrees: a {@code
- * sluice run} whose flows serve HTTP, call HTTP, route, publish to a durable queue, take from it
- * and run a job is scraped, and every {@code sluice_} family in the scrape must have its row in
- * docs/architecture.md or docs/configuration.md whose tags column names exactly the labels the
- * scrape shows (a histogram's {@code le} aside). {@link EveryMeterIsDocumentedTest} finds the names
- * in the code; this finds the tags on the wire, where a renamed or added tag would show.
+ * sluice run} whose flows serve HTTP (and refuse a path no route takes), call HTTP, route, publish
+ * to a durable and an in-memory queue, take from them, run a job, read a file, poll a database and
+ * write to it in a transaction, fire a scheduler, retry until giving up and aggregate is scraped,
+ * and every {@code sluice_} family in the scrape must have its row in docs/architecture.md or
+ * docs/configuration.md whose tags column names exactly the labels the scrape shows (a histogram's
+ * {@code le} aside). {@link EveryMeterIsDocumentedTest} finds the names in the code; this finds the
+ * tags on the wire, where a renamed or added tag would show. Not made here, so checked by name
+ * only: {@code sluice.http.tls.reloads}, {@code sluice.router.timeouts} and the batch step's timer.
  */
 class TheMeterDocsMatchAScrapeTest {
 
@@ -67,6 +70,16 @@ class TheMeterDocsMatchAScrapeTest {
           "sluice.jobs.run",
           "sluice.jobs.wait",
           "sluice.jobs.executed",
+          "sluice.file.read",
+          "sluice.vm.queued",
+          "sluice.stage.threads",
+          "sluice.db.poll.polls",
+          "sluice.db.transactions",
+          "sluice.scheduler.skipped",
+          "sluice.router.retries",
+          "sluice.router.exhausted",
+          "sluice.router.groups",
+          "sluice.http.refused",
           "sluice.build.info");
 
   @TempDir Path work;
@@ -76,6 +89,8 @@ class TheMeterDocsMatchAScrapeTest {
     int port = freePort();
     Path config = work.resolve("app.yaml");
     Files.writeString(config, configuration(port));
+    Files.createDirectories(work.resolve("in"));
+    Files.writeString(work.resolve("in/note.txt"), "a note");
     CliRun created =
         CliRun.of("jobs", "create", config.toString(), "--type", "tally", "--payload", "one");
     assertThat(created.exitCode()).as(created.err()).isZero();
@@ -95,6 +110,11 @@ class TheMeterDocsMatchAScrapeTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
       }
+      HttpResponse<String> nowhere =
+          client.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/nowhere")).build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(nowhere.statusCode()).isEqualTo(404);
       Map<String, Set<String>> scraped = new TreeMap<>();
       await()
           .atMost(Duration.ofSeconds(30))
@@ -157,6 +177,60 @@ class TheMeterDocsMatchAScrapeTest {
           - name: tally
             processors:
               - logger: { message: "job #[payload]" }
+          - name: files
+            strategy:
+              synchronous:
+                receiver: { maxThreadsActive: 1, maxQueue: 0, exhaustedAction: DISCARD }
+            source:
+              file: { directory: in, pattern: "*.txt", afterRead: DELETE }
+            processors:
+              - vm-publish: { queue: notes }
+          - name: notes
+            source:
+              vm-listener: { queue: notes }
+            processors:
+              - logger: { message: "note #[payload]" }
+          - name: orders
+            source:
+              db-poll:
+                dataSource: shop
+                sql: SELECT id, item FROM orders WHERE id > :watermark ORDER BY id
+                watermarkColumn: id
+                initialWatermark: 0
+                frequency: 1s
+            processors:
+              - try:
+                  transaction: shop
+                  processors:
+                    - db-insert:
+                        dataSource: shop
+                        sql: INSERT INTO shipped (order_id) VALUES (:id) ON CONFLICT (order_id) DO NOTHING
+                        parameters: { id: "#[payload.id]" }
+          - name: tick
+            source:
+              scheduler: { frequency: 1s }
+            processors:
+              - try:
+                  processors:
+                    - until-successful:
+                        name: never
+                        maxRetries: 1
+                        delay: 10ms
+                        processors:
+                          - expression: { expression: "payload.noSuchMethod()" }
+                  errorHandler:
+                    - onErrorContinue:
+                        processors:
+                          - logger: { message: "gave up: #[error.message]" }
+              - aggregate: { name: ticks, correlation: "'ticks'", size: "1" }
+        dataSources:
+          - name: shop
+            url: jdbc:sqlite:shop.db
+            pool: { maxSize: 1, minIdle: 1 }
+            initSql:
+              - CREATE TABLE IF NOT EXISTS orders (id integer primary key, item text not null)
+              - CREATE TABLE IF NOT EXISTS shipped (order_id integer primary key)
+              - INSERT INTO orders (id, item) VALUES (1, 'tea') ON CONFLICT (id) DO NOTHING
         """
         .replace("PORT", Integer.toString(port));
   }

@@ -75,6 +75,18 @@ public final class BatchInstances implements AutoCloseable {
     }
   }
 
+  /**
+   * The instances in {@code storage}, a SQLite or PostgreSQL storage this process has open (the
+   * application's own, in {@code sluice run}): read and asked to stop through it, with no storage
+   * or connection of their own, so that a console reading them every second opens nothing. Closing
+   * the result leaves {@code storage} open.
+   */
+  public static BatchInstances of(Storage storage) {
+    Require.nonNull(storage, "storage");
+    return new BatchInstances(
+        storage.describe(), BlockStore.sql(JdbcAccess.of(storage)), true, Clock.systemUTC(), null);
+  }
+
   /** The store, for messages. */
   public String describe() {
     return where;

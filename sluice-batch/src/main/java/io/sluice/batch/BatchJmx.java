@@ -5,6 +5,7 @@ import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.store.StorageConfig;
 import java.lang.management.ManagementFactory;
 import java.util.List;
+import java.util.function.Supplier;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -12,7 +13,8 @@ import javax.management.ObjectName;
 /**
  * The batch instances of a store as an MXBean ({@code io.sluice:type=BatchInstances,name=store}):
  * listed, and asked to stop as {@code sluice batch stop} asks, whichever process of the store runs
- * them. Each call opens the store beside its owner ({@link BatchInstances}) and closes it again.
+ * them. Each call reads them through the given {@link BatchInstances}: the application's open
+ * storage in {@code sluice run}, or the store opened beside its owner and closed again.
  */
 public final class BatchJmx {
 
@@ -36,13 +38,22 @@ public final class BatchJmx {
    */
   public static AutoCloseable register(
       StorageConfig config, StoredValues values, ClassLoader loader) {
+    return register(() -> BatchInstances.open(config, values, loader));
+  }
+
+  /**
+   * Registers the bean of the instances {@code instances} gives for each call ({@link
+   * BatchInstances#of} over the application's open storage in {@code sluice run}); closing the
+   * result unregisters it.
+   */
+  public static AutoCloseable register(Supplier<BatchInstances> instances) {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     ObjectName name = Jmx.name("BatchInstances", "store");
     try {
       if (server.isRegistered(name)) {
         server.unregisterMBean(name);
       }
-      server.registerMBean(new Bean(config, values, loader), name);
+      server.registerMBean(new Bean(instances), name);
     } catch (JMException e) {
       throw new IllegalStateException("cannot register the batch instances' MBean", e);
     }
@@ -53,11 +64,10 @@ public final class BatchJmx {
     };
   }
 
-  private record Bean(StorageConfig config, StoredValues values, ClassLoader loader)
-      implements BatchInstancesMXBean {
+  private record Bean(Supplier<BatchInstances> open) implements BatchInstancesMXBean {
     @Override
     public List<String> list(int max) {
-      try (BatchInstances instances = BatchInstances.open(config, values, loader)) {
+      try (BatchInstances instances = open.get()) {
         return instances.list(null, Math.max(1, Math.min(max, 1000))).stream()
             .map(
                 i ->
@@ -80,7 +90,7 @@ public final class BatchJmx {
 
     @Override
     public String stop(long id) {
-      try (BatchInstances instances = BatchInstances.open(config, values, loader)) {
+      try (BatchInstances instances = open.get()) {
         if (instances.requestStop(id)) {
           return "instance "
               + id

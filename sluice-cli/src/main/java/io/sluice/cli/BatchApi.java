@@ -28,8 +28,10 @@ import java.util.function.Supplier;
  *       already, nothing changed.
  * </ul>
  *
- * <p>Each request opens the instance table beside the store's owner ({@link BatchInstances}) and
- * closes it. Without a durable store every path answers 404.
+ * <p>Each request reads the instances through the {@link BatchInstances} its supplier gives: in
+ * {@code sluice run} the application's own open storage ({@link BatchInstances#of}), so a page
+ * polling every second opens no storage or connection. Without a durable store every path answers
+ * 404.
  */
 final class BatchApi {
 

@@ -133,7 +133,7 @@ final class RunCommand implements Callable<Integer> {
       batchBean =
           batchJobs.isEmpty() || !app.storage().durable()
               ? null
-              : BatchJmx.register(app.storageConfig(), app.storedValues(), classpath.loader());
+              : BatchJmx.register(() -> BatchInstances.of(app.storage()));
       if (management != null) {
         List<HealthContributor> parts = new ArrayList<>(app.healthContributors());
         if (jobs != null) {
@@ -142,16 +142,14 @@ final class RunCommand implements Callable<Integer> {
         // The console's jobs and batch instances: those of the application's store, whether or
         // not this process runs a node or a batch (a memory store keeps neither).
         boolean durable = app.storage().durable();
-        ClassLoader loader = classpath.loader();
         management.ready(
             parts,
             new Operations(app),
             durable
                 ? configuration.section(JobsConfig.class).store(app.storage(), app.storedValues())
                 : null,
-            durable
-                ? () -> BatchInstances.open(app.storageConfig(), app.storedValues(), loader)
-                : null,
+            // Through the application's own storage: the page reads them every second.
+            durable ? () -> BatchInstances.of(app.storage()) : null,
             configuration.section(BatchConfig.class).launcher());
         // sluice jobs, finding the embedded store held by this process, asks the API instead.
         discovery =

@@ -1,9 +1,12 @@
 package io.sluice.core;
 
+import java.io.Serial;
+import java.io.Serializable;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -15,8 +18,15 @@ import java.util.function.BiConsumer;
  * (a {@code foreach} its counter once per element): setting one here copies one short array, where
  * one of the JDK's compact maps hashed and probed every key again. No null key or value; every
  * change is a new map ({@link #with}).
+ *
+ * <p>Public only so that serializers can name it: such a map can become a payload ({@code
+ * set-payload: "#[vars]"}) that a store keeps. Java serialization writes it as a {@link
+ * LinkedHashMap} of its entries ({@link #writeReplace}), and so do the serializers of
+ * sluice-serializers; it is read back as that.
  */
-final class SmallMap extends AbstractMap<String, Object> {
+public final class SmallMap extends AbstractMap<String, Object> implements Serializable {
+
+  @Serial private static final long serialVersionUID = 1L;
 
   private final Object[] keysAndValues;
 
@@ -67,6 +77,12 @@ final class SmallMap extends AbstractMap<String, Object> {
       }
     }
     return -1;
+  }
+
+  /** Written as a plain ordered map, which every reader knows. */
+  @Serial
+  private Object writeReplace() {
+    return new LinkedHashMap<>(this);
   }
 
   @Override

@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.serializers.CollectionSerializer;
 import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.ObjectArraySerializer;
 import com.esotericsoftware.kryo.serializers.MapSerializer;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -29,15 +30,32 @@ final class BoundedSerializers {
     }
   }
 
-  /** A map serializer that checks the entry count first. */
+  /**
+   * A map serializer that checks the entry count first. One made {@code asLinkedHashMap} reads a
+   * map of an immutable type (a message's {@link io.sluice.core.SmallMap}) back as a {@link
+   * LinkedHashMap} of the same entries in the same order, since Kryo fills the map it makes one
+   * entry at a time.
+   */
   @SuppressWarnings("rawtypes")
   static final class BoundedMapSerializer extends MapSerializer<Map> {
+    private final boolean asLinkedHashMap;
+
+    BoundedMapSerializer() {
+      this(false);
+    }
+
+    BoundedMapSerializer(boolean asLinkedHashMap) {
+      this.asLinkedHashMap = asLinkedHashMap;
+    }
+
     @Override
     protected Map create(Kryo kryo, Input input, Class<? extends Map> type, int size) {
       if (input instanceof BoundedInput bounded) {
         bounded.checkCount(size);
       }
-      return super.create(kryo, input, type, size);
+      return asLinkedHashMap
+          ? LinkedHashMap.newLinkedHashMap(size)
+          : super.create(kryo, input, type, size);
     }
   }
 

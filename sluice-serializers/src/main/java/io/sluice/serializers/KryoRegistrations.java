@@ -1,6 +1,7 @@
 package io.sluice.serializers;
 
 import com.esotericsoftware.kryo.Kryo;
+import io.sluice.core.SmallMap;
 import io.sluice.core.store.StoredMessage;
 import io.sluice.serializers.BoundedSerializers.BoundedCollectionSerializer;
 import io.sluice.serializers.BoundedSerializers.BoundedMapSerializer;
@@ -71,7 +72,8 @@ final class KryoRegistrations {
           LocalDateTime.class, // 44
           OffsetDateTime.class, // 45
           ZonedDateTime.class, // 46
-          StoredMessage.class); // 47
+          StoredMessage.class, // 47
+          SmallMap.class); // 48: a message's variables or attributes, read as a LinkedHashMap
 
   // Kryo allocates these at the size the input declares, so the size is checked first.
   private static final Set<Class<?>> PRESIZED_COLLECTIONS =
@@ -84,7 +86,9 @@ final class KryoRegistrations {
   static void registerAll(Kryo kryo) {
     for (int i = 0; i < TYPES.size(); i++) {
       Class<?> type = TYPES.get(i);
-      if (PRESIZED_COLLECTIONS.contains(type)) {
+      if (type == SmallMap.class) {
+        kryo.register(type, new BoundedMapSerializer(true), FIRST_ID + i);
+      } else if (PRESIZED_COLLECTIONS.contains(type)) {
         kryo.register(type, new BoundedCollectionSerializer(), FIRST_ID + i);
       } else if (PRESIZED_MAPS.contains(type)) {
         kryo.register(type, new BoundedMapSerializer(), FIRST_ID + i);

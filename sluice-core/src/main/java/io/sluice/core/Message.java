@@ -4,6 +4,7 @@ import io.sluice.core.transaction.OpenTransactions;
 import io.sluice.core.transaction.Transaction;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -196,10 +197,18 @@ public final class Message {
     if (value == null && !map.containsKey(name)) {
       return map;
     }
-    if (value != null && map.size() < SMALL) {
+    if (map instanceof SmallMap small) {
+      if (value == null) {
+        return small.size() == 1 ? EMPTY : small.without(name);
+      }
+      if (small.size() < SMALL || small.containsKey(name)) {
+        return small.with(name, value);
+      }
+    } else if (value != null && map.size() < SMALL) {
       return SmallMap.of(map, name, value);
     }
-    Map<String, Object> copy = new HashMap<>(map);
+    // Past SMALL entries: an ordered copy, so the variables keep the order they were set in.
+    Map<String, Object> copy = new LinkedHashMap<>(map);
     if (value == null) {
       copy.remove(name);
     } else {
@@ -208,7 +217,10 @@ public final class Message {
     return copy.isEmpty() ? EMPTY : Collections.unmodifiableMap(copy);
   }
 
-  /** Up to this many variables or attributes, a change makes a {@link SmallMap}. */
+  /**
+   * Up to this many variables or attributes, a change makes a {@link SmallMap} (replacing one keeps
+   * a full one small; a removal too).
+   */
   private static final int SMALL = 8;
 
   /**

@@ -69,6 +69,18 @@ public final class SmallMap extends AbstractMap<String, Object> implements Seria
     return new SmallMap(kv);
   }
 
+  /** This map without {@code name} (this one when it has none), the others in their order. */
+  SmallMap without(String name) {
+    int at = indexOf(name);
+    if (at < 0) {
+      return this;
+    }
+    Object[] kv = new Object[keysAndValues.length - 2];
+    System.arraycopy(keysAndValues, 0, kv, 0, at);
+    System.arraycopy(keysAndValues, at + 2, kv, at, keysAndValues.length - at - 2);
+    return new SmallMap(kv);
+  }
+
   private int indexOf(Object key) {
     for (int i = 0; i < keysAndValues.length; i += 2) {
       Object k = keysAndValues[i];

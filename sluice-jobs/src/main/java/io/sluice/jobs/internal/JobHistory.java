@@ -46,7 +46,7 @@ final class JobHistory {
   /**
    * A payload as the history keeps it for its search: a text as it is, bytes read as UTF-8, any
    * other value as {@link String#valueOf} (a map as {@code {key=value}}), cut to {@link
-   * FinishedJob#PAYLOAD_TEXT_LENGTH} characters.
+   * FinishedJob#PAYLOAD_TEXT_LENGTH} characters, a zero character as U+FFFD.
    */
   static String text(Object payload) {
     String text =
@@ -60,9 +60,15 @@ final class JobHistory {
                   StandardCharsets.UTF_8);
           default -> String.valueOf(payload);
         };
-    return text == null || text.length() <= FinishedJob.PAYLOAD_TEXT_LENGTH
-        ? text
-        : text.substring(0, FinishedJob.PAYLOAD_TEXT_LENGTH);
+    if (text == null) {
+      return null;
+    }
+    // PostgreSQL's text refuses a zero character (binary payloads have them): shown as U+FFFD.
+    String cut =
+        text.length() <= FinishedJob.PAYLOAD_TEXT_LENGTH
+            ? text
+            : text.substring(0, FinishedJob.PAYLOAD_TEXT_LENGTH);
+    return cut.replace('\u0000', '\uFFFD');
   }
 
   List<FinishedJob> history(HistoryQuery query) {

@@ -63,6 +63,21 @@ public abstract class JobHistoryContract extends JobStoreContract {
   }
 
   @Test
+  public void binaryPayloadsWithZeroBytesAreCreatedAndFoundByTheirText() {
+    NodeLease a = node("node-a");
+    byte[] bytes = "head\u0000tail".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    long one = store.create(NewJob.of("email", bytes));
+    long other = store.createAll(List.of(NewJob.of("email", bytes))).getFirst();
+    assertThat(store.claim(a, EMAILS, 10)).hasSize(2);
+    assertThat(store.complete(a, List.of(one, other))).containsExactlyInAnyOrder(one, other);
+
+    assertThat(all())
+        .extracting(FinishedJob::payloadText)
+        .containsExactly("head\uFFFDtail", "head\uFFFDtail");
+    assertThat(store.history(HistoryQuery.newest(10).withText("tail"))).hasSize(2);
+  }
+
+  @Test
   public void everyWayOfCompletingWritesTheEntryInItsCommit() throws Exception {
     NodeLease a = node("node-a");
     long byList = store.create(NewJob.of("email", "by list"));

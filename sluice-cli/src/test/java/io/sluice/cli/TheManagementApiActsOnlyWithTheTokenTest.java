@@ -88,6 +88,20 @@ class TheManagementApiActsOnlyWithTheTokenTest {
           .isEqualTo(415);
       assertThat(app.flowStopped("consume")).isFalse();
 
+      try (java.net.Socket raw = new java.net.Socket("127.0.0.1", port)) {
+        raw.getOutputStream()
+            .write(
+                ("GET /api/queues/%zz/dead-letters HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                        + TOKEN
+                        + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        String answer =
+            new String(
+                raw.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        // The JDK's server refuses it before the API sees it (no URI can be made of it).
+        assertThat(answer).as("a path that does not decode").startsWith("HTTP/1.1 400");
+      }
+
       JsonNode flows = json(send(port, "GET", "/api/flows", TOKEN, null));
       assertThat(flows).hasSize(2);
       assertThat(flows.get(1).get("name").asText()).isEqualTo("consume");

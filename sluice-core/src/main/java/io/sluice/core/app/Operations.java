@@ -169,7 +169,15 @@ public final class Operations {
 
   /** The queue {@code name}, if a flow takes from it now. */
   public Optional<QueueView> queue(String name) {
-    return queues().stream().filter(q -> q.name().equals(name)).findFirst();
+    // Counts that one queue only (each view counts its queue's rows in the store).
+    for (Map.Entry<String, List<DurableQueueListener>> flow : app.durableListeners().entrySet()) {
+      for (DurableQueueListener listener : flow.getValue()) {
+        if (listener.queue().name().equals(name)) {
+          return Optional.of(view(flow.getKey(), listener));
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   private static QueueView view(String flow, DurableQueueListener listener) {

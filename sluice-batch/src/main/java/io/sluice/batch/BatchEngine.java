@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Runs batch jobs on an application's storage (embedded SQLite by default, PostgreSQL when
@@ -196,16 +197,33 @@ public final class BatchEngine {
    * when there is no such unfinished instance of this job, or its steps changed since it began.
    */
   public Execution resume(long id, BatchJob job) {
-    String why = refusal(id, job);
+    return resume(id, job, why -> refused(id, why));
+  }
+
+  /**
+   * Resumes instance {@code id} as {@link #resume(long, BatchJob)} does, a refusal thrown as {@code
+   * refuse} makes it. The instance is read once, checked, then taken ({@link
+   * BlockStore#takeForResume}) on what was read: two processes resuming it at once (two nodes'
+   * consoles on PostgreSQL) cannot both run it.
+   */
+  Execution resume(long id, BatchJob job, Function<String, ? extends RuntimeException> refuse) {
+    Optional<InstanceTable.Instance> found = store.find(id);
+    String why = refusal(found, id, job);
+    if (why == null && !store.takeForResume(id, found.get().state(), found.get().updatedAt())) {
+      why =
+          "instance "
+              + id
+              + " changed while it was being resumed (another process resumed or stopped it"
+              + " meanwhile): look at it again with sluice batch list";
+    }
     if (why != null) {
-      throw refused(id, why);
+      throw refuse.apply(why);
     }
     return execute(job, id);
   }
 
-  /** Why instance {@code id} of {@code job} cannot be resumed here, or null when it can. */
-  String refusal(long id, BatchJob job) {
-    Optional<InstanceTable.Instance> found = store.find(id);
+  /** Why instance {@code id} of {@code job}, as {@code found}, cannot be resumed here, or null. */
+  private String refusal(Optional<InstanceTable.Instance> found, long id, BatchJob job) {
     if (found.isEmpty()) {
       return "there is no batch instance " + id + " in " + where();
     }

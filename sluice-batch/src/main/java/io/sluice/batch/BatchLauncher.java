@@ -224,11 +224,11 @@ public final class BatchLauncher {
                 + definition.input().describe()
                 + "); resume it once that one ended");
       }
-      String why = bound.refusal(instance, definition);
-      if (why != null) {
-        throw BatchStartRefusedException.resume(at.job(), instance, why);
-      }
-      BatchEngine.Execution execution = bound.resume(instance, definition);
+      BatchEngine.Execution execution =
+          bound.resume(
+              instance,
+              definition,
+              why -> BatchStartRefusedException.resume(at.job(), instance, why));
       if (ownInput) {
         running.put(at.job(), execution);
         execution.result().whenComplete((result, error) -> running.remove(at.job(), execution));

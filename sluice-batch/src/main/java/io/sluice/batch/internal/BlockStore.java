@@ -459,6 +459,26 @@ public final class BlockStore {
         instance);
   }
 
+  /**
+   * Takes {@code instance} for a resume if it is still as it was read ({@code state}, last changed
+   * at {@code updatedAt}): moves its change time on, so that of two processes that read it alike
+   * and both mean to resume it, one takes it and the other finds it changed. False when it had
+   * changed.
+   */
+  public boolean takeForResume(long instance, BatchState state, long updatedAt) {
+    long now = clock.millis();
+    return sql.update(
+            "take batch instance " + instance + " to resume it",
+            "UPDATE sluice_batch_instance SET updated_at = CASE WHEN ? > updated_at THEN ?"
+                + " ELSE updated_at + 1 END WHERE id = ? AND state = ? AND updated_at = ?",
+            now,
+            now,
+            instance,
+            (long) state.ordinal(),
+            updatedAt)
+        == 1;
+  }
+
   private void update(String what, String sql, Object... parameters) {
     this.sql.update(what, sql, parameters);
   }

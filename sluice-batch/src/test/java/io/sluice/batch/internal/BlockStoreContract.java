@@ -241,6 +241,24 @@ abstract class BlockStoreContract {
   }
 
   @Test
+  void ofTwoResumesOfOneReadOnlyTheFirstTakesTheInstance() {
+    long instance = blocks.create("import", "v1");
+    blocks.state(instance, BatchState.STOPPED, "stopped");
+    InstanceTable.Instance read = blocks.find(instance).orElseThrow();
+
+    assertThat(blocks.takeForResume(instance, read.state(), read.updatedAt())).isTrue();
+    assertThat(blocks.takeForResume(instance, read.state(), read.updatedAt()))
+        .as("the second read the instance as the first did: it changed since")
+        .isFalse();
+    InstanceTable.Instance now = blocks.find(instance).orElseThrow();
+    assertThat(now.updatedAt()).isGreaterThan(read.updatedAt());
+    assertThat(blocks.takeForResume(instance, BatchState.RUNNING, now.updatedAt()))
+        .as("another state")
+        .isFalse();
+    assertThat(blocks.takeForResume(12345, read.state(), read.updatedAt())).isFalse();
+  }
+
+  @Test
   void eachCommitKeepsTheRecordsItCountsFailedOnceInInputOrder() {
     long instance = blocks.create("import", "v1");
     List<BatchRecord> loaded =

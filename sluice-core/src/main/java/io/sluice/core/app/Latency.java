@@ -7,7 +7,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Percentiles read from a timer's histogram buckets (the flow timers publish a percentile
  * histogram, not computed percentiles): the upper bound of the bucket that holds the asked share of
- * the timed messages, so a figure is at most one bucket (about a tenth) above the true one.
+ * the timed messages, so a figure is at most one bucket above the true one: Micrometer's buckets
+ * widen by up to a third each, so a figure may be up to a third high.
  */
 final class Latency {
 

@@ -25,7 +25,10 @@ import java.util.function.Supplier;
  *   <li>{@code GET /api/batch/{id}}: one;
  *   <li>{@code POST /api/batch/{id}/stop}: asks the process running it to stop it at its next block
  *       (as {@code sluice batch stop} does, without waiting); 409 when it has ended or is stopped
- *       already, nothing changed.
+ *       already, nothing changed;
+ *   <li>{@code GET /api/batch/{id}/failures?from=0&max=50}: the failed records it kept, a page;
+ *   <li>{@code POST /api/batch/{id}/resume}: resumes it in this process through the bound launcher;
+ *       409 with the reason when refused, nothing changed.
  * </ul>
  *
  * <p>Each request reads the instances through the {@link BatchInstances} its supplier gives: in

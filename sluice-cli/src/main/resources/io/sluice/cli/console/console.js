@@ -8,7 +8,9 @@ const seen = {}; // what each section last showed, to redraw only what changed
 let openQueue = null; // the queue whose dead letters are shown
 // The batch instance whose failed records are shown: { id, job, list: the records shown, from:
 // where the next page begins, more: whether the API said there is one, failed: the instance's
-// failed count when last read }. At the last page it follows the instance's new failed records.
+// failed count when last read }. At the last page it reads on from the last position shown as
+// the failed count grows: records failed later at an earlier position (blocks commit out of input
+// order) are not added until the panel is opened again.
 let openFailures = null;
 const FAILURES_PAGE = 50;
 // The history of finished jobs as shown: the filters it was read with (a query string), its
@@ -401,7 +403,8 @@ function section(id, error, problems) {
 let polling = false;
 
 async function poll() {
-  if (polling || waitingForToken) return;
+  // A tab nobody looks at asks nothing: the port's four threads serve /health and /metrics too.
+  if (polling || waitingForToken || document.hidden) return;
   polling = true;
   try {
     const asks = ["flows", "queues", "jobs", "batch"].map((path) =>
@@ -459,4 +462,5 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   poll();
   setInterval(poll, POLL_MILLIS);
+  document.addEventListener("visibilitychange", () => poll());
 });

@@ -95,8 +95,8 @@ final class ManagementDiscovery {
   static Found find(Path file) {
     Path discovery = fileOf(file);
     Properties said = new Properties();
-    try {
-      said.load(Files.newBufferedReader(discovery, StandardCharsets.UTF_8));
+    try (var reader = Files.newBufferedReader(discovery, StandardCharsets.UTF_8)) {
+      said.load(reader);
     } catch (IOException e) {
       return new Found(
           null,

@@ -108,7 +108,9 @@ public final class E5Benchmark {
     jvmOptions = options.string("node-jvm-options", "");
     keyedPercent = options.integer("keyed-percent", 0);
     keys = options.integer("keys", 100);
-    history = Duration.ofHours(options.integer("history-hours", 168));
+    history =
+        Duration.ofHours(
+            options.integer("history-hours", (int) JobStores.DEFAULT_HISTORY.toHours()));
     if (keyedPercent < 0 || keyedPercent > 100 || keys < 1) {
       throw new IllegalArgumentException(
           "--keyed-percent is 0 to 100 and --keys at least 1; got "

@@ -113,7 +113,8 @@ record E5NodeConfig(
         options.integer("max-backoff-ms", 250),
         options.decimal("backoff-factor", 2),
         options.integer("pool-size", DEFAULT_POOL_SIZE),
-        Duration.ofHours(options.integer("history-hours", 168)));
+        Duration.ofHours(
+            options.integer("history-hours", (int) JobStores.DEFAULT_HISTORY.toHours())));
   }
 
   /** This configuration as a node's {@code --name value} options. */

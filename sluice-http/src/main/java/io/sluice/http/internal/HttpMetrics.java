@@ -84,7 +84,7 @@ final class HttpMetrics {
    * its head to its response), timed per route, method and status class ({@code 2xx}...).
    */
   void served(String route, String requested, int status, long nanos) {
-    String statusClass = (status / 100) + "xx";
+    String statusClass = ClientMetrics.statusClass(status);
     // A route open to every method takes any token a client sends: one meter each would let a
     // client grow the registry without end.
     String method = STANDARD_METHODS.contains(requested) ? requested : "OTHER";

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
  * Deletes the history entries older than the store's {@link JobStore#historyRetention()} (every
  * entry when it keeps none: those left from when it did), on a thread of its own, when this node
  * ranks first among the live nodes (so one node of a cluster prunes): a pass every {@link
- * #INTERVAL}, the first two heartbeats after the start (once the rank is known). A pass deletes
- * {@link #BATCH} entries per statement, pausing {@link #PAUSE} between two, until one deletes
- * fewer: a statement holds its locks (on SQLite, the one writer) for a few milliseconds, and the
+ * #INTERVAL}, the first two heartbeats after the start (once the rank is known). A pass deletes up
+ * to {@link #BATCH} entries per statement, pausing {@link #PAUSE} between two, until one deletes
+ * none: a statement holds its locks (on SQLite, the one writer) for a few milliseconds, and the
  * claims and completions of every node go on between.
  */
 final class HistoryPruner {
@@ -104,10 +104,12 @@ final class HistoryPruner {
       do {
         deleted = store.prune(before, BATCH);
         pruned.increment(deleted);
-        if (deleted == BATCH) {
+        if (deleted > 0) {
           Thread.sleep(PAUSE.toMillis()); // room for the claims between two deletes
         }
-      } while (deleted == BATCH && !stopping.getAsBoolean());
+        // On until a statement finds nothing: a recent entry among the oldest (a node whose clock
+        // runs ahead) makes a statement delete fewer than BATCH with more left behind it.
+      } while (deleted > 0 && !stopping.getAsBoolean());
       failures.recovered();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package io.sluice.batch;
 
 import io.sluice.batch.internal.BatchRun;
 import io.sluice.batch.internal.BlockStore;
+import io.sluice.batch.internal.Definitions;
 import io.sluice.batch.internal.InstanceTable;
 import io.sluice.batch.internal.MessageInput;
 import io.sluice.core.ConfigProblem;
@@ -11,6 +12,9 @@ import io.sluice.core.app.Application;
 import io.sluice.core.store.Require;
 import io.sluice.core.store.StorageConfig;
 import io.sluice.jdbc.JdbcAccess;
+import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.JobStores;
+import io.sluice.jobs.LeaseHolder;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,9 +53,105 @@ public final class BatchEngine {
   private final BlockStore store;
   private final Map<Long, BatchRun> running = new ConcurrentHashMap<>();
 
-  private BatchEngine(Application application) {
+  /** The node lease of a process that runs no job executor: held while a run needs it. */
+  private final Object leaseLock = new Object();
+
+  private final LeaseHolder given;
+  private LeaseHolder own;
+  private int leaseUsers;
+
+  private BatchEngine(Application application, LeaseHolder leases) {
     this.application = application;
     this.store = new BlockStore(JdbcAccess.of(application.storage()), application.storedValues());
+    this.given = leases;
+  }
+
+  /**
+   * The engine of {@code application}'s storage whose runs on a shared store (PostgreSQL) claim
+   * their blocks under {@code leases}, the node lease of this process's job executor ({@link
+   * io.sluice.jobs.JobExecutor#leaseHolder()}): one lease says whether the process is alive.
+   */
+  public static BatchEngine of(Application application, LeaseHolder leases) {
+    return new BatchEngine(
+        Require.nonNull(application, "application"), Require.nonNull(leases, "leases"));
+  }
+
+  /**
+   * The node lease runs on a shared store claim under: the one given, or one of this engine's own
+   * (node id and lease as a job executor's defaults), registered while any run needs it.
+   */
+  private LeaseHolder leases() {
+    if (given != null) {
+      return given;
+    }
+    synchronized (leaseLock) {
+      if (own == null) {
+        JobExecutorConfig defaults = JobExecutorConfig.builder().build();
+        own =
+            LeaseHolder.start(
+                JobStores.open(application.storage(), application.storedValues()),
+                defaults.nodeId(),
+                defaults.leaseDuration(),
+                defaults.heartbeatInterval());
+      }
+      leaseUsers++;
+      return own;
+    }
+  }
+
+  /**
+   * A run that claimed under {@link #leases()} ended: the engine's own lease goes with the last.
+   */
+  private void leasesDone(LeaseHolder leases) {
+    if (leases == null || leases == given) {
+      return;
+    }
+    synchronized (leaseLock) {
+      if (--leaseUsers == 0 && own != null) {
+        own.close();
+        own = null;
+      }
+    }
+  }
+
+  /**
+   * On a shared store, refuses to begin {@code job} beside an instance of it that other nodes run
+   * with another definition (steps, block size, output), naming what differs: a node must join with
+   * the same configuration, or its blocks would go to the wrong steps.
+   */
+  private void refuseDifferentLive(BatchJob job) {
+    if (!store.shared()) {
+      return;
+    }
+    for (InstanceTable.Instance at : store.list(job.name(), 20)) {
+      boolean live = at.state() == BatchState.LOADING || at.state() == BatchState.RUNNING;
+      if (!live || running.containsKey(at.id())) {
+        continue;
+      }
+      BlockStore.Shared shared = store.shared(at.id());
+      if (!shared.loading() && shared.blocks() == shared.claimable()) {
+        continue; // nobody works on it now
+      }
+      if (!at.definition().equals(job.definition())) {
+        throw BatchStartRefusedException.join(
+            job.name(),
+            at.id(),
+            "is run by other nodes with another configuration: "
+                + Definitions.differences(store.definitionText(at.id()), job.definitionText())
+                + "; run every node with the same configuration (or stop that instance first:"
+                + " sluice batch stop "
+                + at.id()
+                + ")");
+      }
+      if (job.output() != null) {
+        throw BatchStartRefusedException.join(
+            job.name(),
+            at.id(),
+            "is run by another node, and the job writes its output file ("
+                + job.output().describe()
+                + ") on one node, in block order: a second node cannot join it");
+      }
+    }
   }
 
   /**
@@ -59,7 +159,7 @@ public final class BatchEngine {
    * are durable); its stored values write the records, its registry gets the step flows' meters.
    */
   public static BatchEngine of(Application application) {
-    return new BatchEngine(Require.nonNull(application, "application"));
+    return new BatchEngine(Require.nonNull(application, "application"), null);
   }
 
   /**
@@ -79,6 +179,7 @@ public final class BatchEngine {
   public Execution run(BatchJob job, Map<String, Object> parameters) {
     readable(job);
     Map<String, Object> given = Map.copyOf(parameters);
+    refuseDifferentLive(job);
     Optional<InstanceTable.Instance> unfinished =
         store.list(job.name(), 20).stream()
             .filter(i -> i.state().resumable() && i.definition().equals(job.definition()))
@@ -101,7 +202,9 @@ public final class BatchEngine {
   public Execution start(BatchJob job, Map<String, Object> parameters) {
     readable(job);
     return execute(
-        job, store.create(job.name(), job.definition(), null, storable(job, parameters)));
+        job,
+        store.create(
+            job.name(), job.definition(), job.definitionText(), null, storable(job, parameters)));
   }
 
   /** {@code parameters}, each checked to be storable: the failure names the one that is not. */
@@ -151,7 +254,7 @@ public final class BatchEngine {
       long created;
       Map<String, Object> stored = storable(job, parameters);
       try {
-        created = store.create(job.name(), job.definition(), key, stored);
+        created = store.create(job.name(), job.definition(), job.definitionText(), key, stored);
       } catch (RuntimeException e) {
         // Another start created it between the look and the insert: the unique index said no.
         // That start runs it now; resuming it here would run one instance twice.
@@ -311,8 +414,16 @@ public final class BatchEngine {
   }
 
   private Execution execute(BatchJob job, long id) {
-    BatchRun run = new BatchRun(job, store, id, application, store.parameters(id));
+    LeaseHolder leases = store.shared() ? leases() : null;
+    BatchRun run;
+    try {
+      run = new BatchRun(job, store, id, application, store.parameters(id), leases);
+    } catch (RuntimeException e) {
+      leasesDone(leases);
+      throw e;
+    }
     if (running.putIfAbsent(id, run) != null) {
+      leasesDone(leases);
       throw refused(id, "instance " + id + " runs already");
     }
     CompletableFuture<BatchResult> result = new CompletableFuture<>();
@@ -325,11 +436,13 @@ public final class BatchEngine {
                 done = run.run();
               } catch (RuntimeException | Error e) {
                 running.remove(id);
+                leasesDone(leases);
                 result.completeExceptionally(e);
                 return;
               }
               // No longer running before anyone hears of the result: a rerun resumes it.
               running.remove(id);
+              leasesDone(leases);
               try {
                 job.onComplete().accept(done);
               } finally {

@@ -151,6 +151,22 @@ public final class BatchJob {
    * only with the same fingerprint.
    */
   public String definition() {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256")
+              .digest(definitionText().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(hash, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  /**
+   * What {@link #definition()} fingerprints, readable: {@code blockSize=N}, then per step {@code
+   * |name:accept:expression:aggregator size}, then the output; separated by {@code |}. Kept with an
+   * instance, so that a node joining it with other steps is told what differs.
+   */
+  public String definitionText() {
     StringBuilder text = new StringBuilder("blockSize=").append(blockSize);
     for (BatchStep step : steps) {
       text.append('|').append(step.name()).append(':').append(step.accept());
@@ -161,14 +177,7 @@ public final class BatchJob {
       // Only with an output, so that the fingerprints of jobs without one stay as they were.
       text.append("|output:").append(output.describe());
     }
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-256")
-              .digest(text.toString().getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
-    }
+    return text.toString();
   }
 
   /** Builds a {@link BatchJob}; {@link #build()} checks every rule. */

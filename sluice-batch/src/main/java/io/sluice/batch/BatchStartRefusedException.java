@@ -52,6 +52,18 @@ public final class BatchStartRefusedException extends SluiceException {
         "Batch instance " + instance + " cannot be resumed here: " + why, job, null, instance);
   }
 
+  /**
+   * The refusal of a node to join {@code instance} of {@code job}, which other nodes run on the
+   * shared store, and why.
+   */
+  public static BatchStartRefusedException join(String job, long instance, String why) {
+    return new BatchStartRefusedException(
+        "Batch job '" + job + "' cannot join instance " + instance + ", which " + why,
+        job,
+        null,
+        instance);
+  }
+
   /** The job; null when a resume named an unknown instance. */
   public String job() {
     return job;

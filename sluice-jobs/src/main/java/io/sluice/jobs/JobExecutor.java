@@ -71,6 +71,15 @@ public final class JobExecutor implements AutoCloseable, HealthContributor {
     return node.lease();
   }
 
+  /**
+   * The holder of the node's lease, renewed by the node's heartbeat while it runs: whatever else of
+   * this process claims work on the same database (a batch run on a shared PostgreSQL store) claims
+   * it under this lease, so that one lease says whether this process is alive.
+   */
+  public LeaseHolder leaseHolder() {
+    return node.leaseHolder();
+  }
+
   /** Whether the node holds its lease; a node that cannot renew it stops taking jobs. */
   public boolean holdsLease() {
     return node.holdsLease();

@@ -102,6 +102,7 @@ public final class PostgresTestDatabase implements BeforeAllCallback, AfterAllCa
             + " sluice_job_payload, sluice_job_error, sluice_job_node, sluice_job,"
             + " sluice_job_history,"
             + " sluice_batch_instance, sluice_batch_block, sluice_batch_step, sluice_batch_failure,"
+            + " sluice_batch_node,"
             + " sluice_schema"
             + " CASCADE");
   }

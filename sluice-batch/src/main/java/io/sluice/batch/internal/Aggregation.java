@@ -87,7 +87,8 @@ final class Aggregation {
             this.aggregator.streaming()
                 ? !this.waiting.isEmpty()
                 : this.waiting.size() >= size || (all && !this.waiting.isEmpty());
-        if (!ready) {
+        if (!ready || !run.holdsLease()) {
+          // A node whose lease lapsed hands no group over: its blocks are another node's now.
           return;
         }
         while (group.size() < size && !this.waiting.isEmpty()) {

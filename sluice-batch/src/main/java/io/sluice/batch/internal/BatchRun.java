@@ -13,6 +13,8 @@ import io.sluice.core.ThreadingProfile;
 import io.sluice.core.app.Application;
 import io.sluice.core.flow.Flow;
 import io.sluice.core.logging.LogContext;
+import io.sluice.jobs.LeaseHolder;
+import io.sluice.jobs.spi.NodeLease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -69,7 +71,7 @@ public final class BatchRun {
   final AtomicInteger active = new AtomicInteger();
   final AtomicInteger groupsInFlight = new AtomicInteger();
   volatile boolean stopping;
-  private volatile boolean loaderDone;
+  volatile boolean loaderDone;
   boolean inputRead;
   final Counter loadedMeter;
   final Counter processedMeter;
@@ -82,9 +84,23 @@ public final class BatchRun {
   final UnreadableBlocks unreadable;
   OutputWriter<Flight> output;
   final Dispatch steps;
-  private final BlockLoading loading;
+  final BlockLoading loading;
   private final StopPolling stopPolling;
   private final RunSummary summary;
+
+  /** The node lease of a run on a shared store; null on one process's store. */
+  final LeaseHolder leases;
+
+  /**
+   * The lease this run claims blocks under (it ends when the lease is lost); null unless shared.
+   */
+  volatile NodeLease lease;
+
+  /** The claims of a run on a shared store; null unless shared. */
+  final SharedClaims claims;
+
+  /** Whether a shared run found nothing left to claim now: its aggregators hand partial groups. */
+  volatile boolean idle;
 
   /**
    * A run of {@code instance} of {@code job}, whose step flows run in an application on the same
@@ -101,7 +117,23 @@ public final class BatchRun {
       long instance,
       Application base,
       Map<String, Object> parameters) {
+    this(job, store, instance, base, parameters, null);
+  }
+
+  /**
+   * A run of {@code instance}, started with {@code parameters}, on a store shared by several nodes
+   * when {@code leases} is not null: its blocks are claimed under that node lease, alongside the
+   * other nodes running the same instance ({@link SharedClaims}).
+   */
+  public BatchRun(
+      BatchJob job,
+      BlockStore store,
+      long instance,
+      Application base,
+      Map<String, Object> parameters,
+      LeaseHolder leases) {
     this.job = job;
+    this.leases = leases;
     this.store = store;
     this.instance = instance;
     this.logAttributes = Map.of(LogContext.BATCH_INSTANCE, Long.toString(instance));
@@ -145,8 +177,9 @@ public final class BatchRun {
     this.failedMeter = records(registry, "failed", "Records that failed (input or a step)");
     this.steps = new Dispatch(this, flows, registry);
     this.loading = new BlockLoading(this);
-    this.stopPolling = new StopPolling(store, instance, job.name());
+    this.stopPolling = new StopPolling(store, instance, job.name(), leases != null);
     this.summary = new RunSummary(this);
+    this.claims = leases == null ? null : new SharedClaims(this);
     this.unreadable = new UnreadableBlocks(job, store, registry);
     this.slots = new Semaphore(blocksInFlight(job));
     this.movers =
@@ -205,7 +238,12 @@ public final class BatchRun {
     startedNanos = started;
     application.start();
     try {
-      store.resumed(instance, job.keepFailedRecords());
+      if (claims != null) {
+        lease = leases.lease();
+        claims.begin();
+      } else {
+        store.resumed(instance, job.keepFailedRecords());
+      }
       InstanceTable.Instance at = store.find(instance).orElseThrow();
       failed.set(at.failed());
       loaded.set(at.loaded());
@@ -219,10 +257,17 @@ public final class BatchRun {
                 new Written(),
                 "sluice-batch-" + job.name() + "-" + instance + "-output");
       }
-      loading.resume();
-      inputRead = at.inputDone();
-      if (!inputRead) {
-        loading.load(at.inputPosition());
+      if (output != null) {
+        output.fencedBy(lease);
+      }
+      if (claims != null) {
+        claims.run();
+      } else {
+        loading.resume();
+        inputRead = at.inputDone();
+        if (!inputRead) {
+          loading.load(at.inputPosition());
+        }
       }
     } catch (RuntimeException e) {
       error.compareAndSet(null, e.getMessage());
@@ -237,8 +282,13 @@ public final class BatchRun {
       inFlight.arriveAndAwaitAdvance();
       movers.shutdown();
       closeOutput();
+      if (claims != null) {
+        claims.end();
+      }
       BatchResult result = summary.finish(Duration.ofNanos(System.nanoTime() - started));
-      onComplete(result);
+      if (summary.ended()) {
+        onComplete(result);
+      }
       return result;
     } finally {
       movers.shutdown();
@@ -306,7 +356,15 @@ public final class BatchRun {
   }
 
   boolean mayDispatch() {
-    return !stopping && !limitPassed() && !stopAsked();
+    return !stopping && !limitPassed() && holdsLease() && !stopAsked();
+  }
+
+  /**
+   * Whether the run may commit and hand over what it claimed: always on one process's store; on a
+   * shared one, while the lease it claimed under holds.
+   */
+  boolean holdsLease() {
+    return leases == null || leases.holds(lease);
   }
 
   /**
@@ -354,7 +412,11 @@ public final class BatchRun {
    * their records to the sink again: at least once).
    */
   synchronized void maybeFinish() {
-    if (!loaderDone || active.get() > 0 || groupsInFlight.get() > 0) {
+    if (!(loaderDone || idle) || active.get() > 0 || groupsInFlight.get() > 0) {
+      return;
+    }
+    if (!loaderDone && !mayDispatch()) {
+      // Idle, but stopping: the loop ends, and then lets the parked blocks go.
       return;
     }
     for (int step = 0; step < job.steps().size(); step++) {

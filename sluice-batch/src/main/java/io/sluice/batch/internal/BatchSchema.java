@@ -27,6 +27,7 @@ public final class BatchSchema implements SchemaMigrations {
         new Migration(7, "batch_output"),
         new Migration(8, "batch_input_key"),
         new Migration(9, "batch_parameters"),
-        new Migration(11, "batch_failures"));
+        new Migration(11, "batch_failures"),
+        new Migration(12, "batch_nodes"));
   }
 }

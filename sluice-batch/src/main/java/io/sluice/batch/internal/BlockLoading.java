@@ -36,8 +36,8 @@ final class BlockLoading {
   }
 
   /** Counts the records of a block that cannot be read as failed, through every step. */
-  private void dropUnreadable(BlockStore.Block block) {
-    UnreadableBlocks.Dropped dropped = run.unreadable.drop(block);
+  void dropUnreadable(BlockStore.Block block) {
+    UnreadableBlocks.Dropped dropped = run.unreadable.drop(block, run.lease);
     if (dropped != null) {
       long records = dropped.records();
       run.failed.addAndGet(records);
@@ -66,6 +66,12 @@ final class BlockLoading {
                   this::storeAndDispatch,
                   "sluice-batch-" + run.job.name() + "-" + run.instance + "-load")) {
         while (!end && run.mayDispatch()) {
+          if (run.lease != null) {
+            run.claims.awaitRoomToLoad();
+            if (!run.mayDispatch()) {
+              break;
+            }
+          }
           List<BlockStore.Loaded> group = new ArrayList<>(perCommit);
           while (group.size() < perCommit) {
             List<BatchRecord> records = new ArrayList<>(run.job.blockSize());
@@ -98,7 +104,7 @@ final class BlockLoading {
         }
       }
       if (end) {
-        run.store.inputDone(run.instance);
+        run.store.inputDone(run.instance, run.lease);
         run.inputRead = true;
       }
     }
@@ -108,7 +114,7 @@ final class BlockLoading {
   private void storeAndDispatch(List<LoadCommitter.Group> groups) {
     List<BlockStore.Loaded> blocks = new ArrayList<>();
     groups.forEach(g -> blocks.addAll(g.blocks()));
-    List<Boolean> stored = run.store.load(run.instance, blocks, groups.getLast().next());
+    List<Boolean> stored = run.store.load(run.instance, blocks, groups.getLast().next(), run.lease);
     for (int i = 0; i < blocks.size(); i++) {
       BlockStore.Loaded block = blocks.get(i);
       if (stored.get(i)) {
@@ -117,6 +123,10 @@ final class BlockLoading {
         run.loadedMeter.increment(block.records().size());
         run.failedMeter.increment(block.failed());
       }
+    }
+    if (run.lease != null) {
+      // A shared store: every node (this one too) claims the blocks it runs.
+      return;
     }
     for (BlockStore.Loaded block : blocks) {
       run.dispatch(new BlockStore.Block(run.instance, block.number(), 0, block.records()));

@@ -10,6 +10,8 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.serialization.StoredValues;
 import io.sluice.core.serialization.spi.SerializationException;
 import io.sluice.jdbc.JdbcAccess;
+import io.sluice.jobs.LeaseHolder;
+import io.sluice.jobs.spi.NodeLease;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -56,6 +58,17 @@ public final class BlockStore {
   private final InstanceTable.Sql sql;
   private final InstanceTable instances;
 
+  /** Whether the storage is shared by nodes (PostgreSQL): its blocks are claimed under leases. */
+  private final boolean shared;
+
+  /**
+   * A claimed block's fence: its owner, its epoch, and that lease valid on the database's clock.
+   */
+  private final String fence;
+
+  /** The storage's type, for its dialect's SQL. */
+  private final String type;
+
   /** The block store of the storage {@code db}, writing records with {@code values}. */
   public BlockStore(JdbcAccess db, StoredValues values) {
     this.db = db;
@@ -63,6 +76,33 @@ public final class BlockStore {
     this.clock = db.clock();
     this.sql = sql(db);
     this.instances = new InstanceTable(sql);
+    this.type = db.type();
+    this.shared = type.equals("postgresql");
+    this.fence = " AND owner = ? AND epoch = ? AND " + LeaseHolder.validSql(type);
+  }
+
+  /**
+   * Whether the storage can be shared by several nodes (PostgreSQL): a run there claims its blocks
+   * under its node's lease, and other nodes join it. An embedded SQLite store belongs to one
+   * process.
+   */
+  public boolean shared() {
+    return shared;
+  }
+
+  /**
+   * {@code parameters}, then the fence's (owner and epoch, twice) when {@code lease} is not null.
+   */
+  private static Object[] fenced(NodeLease lease, Object... parameters) {
+    if (lease == null) {
+      return parameters;
+    }
+    Object[] all = java.util.Arrays.copyOf(parameters, parameters.length + 4);
+    all[parameters.length] = lease.node();
+    all[parameters.length + 1] = lease.epoch();
+    all[parameters.length + 2] = lease.node();
+    all[parameters.length + 3] = lease.epoch();
+    return all;
   }
 
   /** The clock the storage measures times on. */
@@ -113,6 +153,15 @@ public final class BlockStore {
    * (kept as one stored value, none when empty), loading.
    */
   public long create(String job, String definition, String key, Map<String, Object> parameters) {
+    return create(job, definition, null, key, parameters);
+  }
+
+  /**
+   * As {@link #create(String, String, String, Map)}, keeping {@code text}, the readable form of the
+   * definition (null: none), with it.
+   */
+  public long create(
+      String job, String definition, String text, String key, Map<String, Object> parameters) {
     long now = clock.millis();
     byte[] stored = parameters.isEmpty() ? null : values.write(new LinkedHashMap<>(parameters));
     return db.write(
@@ -121,14 +170,25 @@ public final class BlockStore {
           PreparedStatement insert =
               tx.prepare(
                   "INSERT INTO sluice_batch_instance (job, definition, state, created_at,"
-                      + " updated_at, input_key, parameters) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                      + " RETURNING id");
-          bind(insert, job, definition, BatchState.LOADING.ordinal(), now, now, key, stored);
+                      + " updated_at, input_key, parameters, definition_text) VALUES (?, ?, ?, ?,"
+                      + " ?, ?, ?, ?) RETURNING id");
+          bind(insert, job, definition, BatchState.LOADING.ordinal(), now, now, key, stored, text);
           try (ResultSet rs = insert.executeQuery()) {
             rs.next();
             return rs.getLong(1);
           }
         });
+  }
+
+  /** The readable definition instance {@code id} was created with; null when none was kept. */
+  public String definitionText(long id) {
+    List<String> text =
+        db.query(
+            "read the definition of batch instance " + id,
+            "SELECT definition_text FROM sluice_batch_instance WHERE id = ?",
+            rs -> rs.getString(1),
+            id);
+    return text.isEmpty() ? null : text.getFirst();
   }
 
   /** The parameters instance {@code id} was started with; empty when none (or no instance). */
@@ -158,6 +218,16 @@ public final class BlockStore {
    * block by block, whether it was stored (false: it existed already).
    */
   public List<Boolean> load(long instance, List<Loaded> blocks, long nextPosition) {
+    return load(instance, blocks, nextPosition, null);
+  }
+
+  /**
+   * As {@link #load(long, List, long)}, by the node that took the loading under {@code loader}
+   * (null: one process's store): when that node no longer loads the instance (its lease lapsed and
+   * another took the loading over), nothing is stored and a {@link LoadingLostException} says so.
+   */
+  public List<Boolean> load(
+      long instance, List<Loaded> blocks, long nextPosition, NodeLease loader) {
     List<byte[]> stored = new ArrayList<>(blocks.size());
     blocks.forEach(block -> stored.add(values.write(new ArrayList<>(block.records()))));
     long now = clock.millis();
@@ -188,9 +258,19 @@ public final class BlockStore {
             PreparedStatement progress =
                 tx.prepare(
                     "UPDATE sluice_batch_instance SET input_position = ?, loaded = loaded + ?,"
-                        + " failed = failed + ?, updated_at = ? WHERE id = ?");
-            bind(progress, nextPosition, records, failed, now, instance);
-            progress.executeUpdate();
+                        + " failed = failed + ?, updated_at = ? WHERE id = ?"
+                        + (loader == null
+                            ? ""
+                            : " AND loader = ? AND loader_epoch = ? AND "
+                                + LeaseHolder.validSql(type)));
+            bind(
+                progress,
+                loader == null
+                    ? new Object[] {nextPosition, records, failed, now, instance}
+                    : fenced(loader, nextPosition, records, failed, now, instance));
+            if (progress.executeUpdate() == 0 && loader != null) {
+              throw new LoadingLostException(instance, loader);
+            }
             FailureTable.keep(tx, instance, unreadable, now);
           }
           return inserted;
@@ -212,6 +292,23 @@ public final class BlockStore {
       List<BatchRecord> records,
       StepCounts counts,
       List<BatchRecord> newlyFailed) {
+    return advance(instance, number, step, last, records, counts, newlyFailed, null);
+  }
+
+  /**
+   * As {@link #advance(long, long, int, boolean, List, StepCounts, List)}, for a block claimed
+   * under {@code lease} (null: not claimed, one process's store): false, changing nothing, too when
+   * the block is no longer held under that lease or the lease is not valid now.
+   */
+  public boolean advance(
+      long instance,
+      long number,
+      int step,
+      boolean last,
+      List<BatchRecord> records,
+      StepCounts counts,
+      List<BatchRecord> newlyFailed,
+      NodeLease lease) {
     byte[] stored = last ? null : values.write(new ArrayList<>(records));
     long processed = last ? records.size() : 0;
     long successful = last ? records.stream().filter(r -> !r.failed()).count() : 0;
@@ -225,7 +322,8 @@ public final class BlockStore {
         successful,
         counts,
         newlyFailed.size(),
-        newlyFailed);
+        newlyFailed,
+        lease);
   }
 
   /**
@@ -236,6 +334,15 @@ public final class BlockStore {
    */
   public boolean dropUnreadable(
       long instance, long number, int step, long records, BatchRecord why) {
+    return dropUnreadable(instance, number, step, records, why, null);
+  }
+
+  /**
+   * As {@link #dropUnreadable(long, long, int, long, BatchRecord)}, for a block claimed under
+   * {@code lease} (null: not claimed).
+   */
+  public boolean dropUnreadable(
+      long instance, long number, int step, long records, BatchRecord why, NodeLease lease) {
     return move(
         instance,
         number,
@@ -246,7 +353,8 @@ public final class BlockStore {
         0,
         new StepCounts(records, records, 0),
         records,
-        List.of(why));
+        List.of(why),
+        lease);
   }
 
   /** Moves a block past {@code step} (deletes it when {@code stored} is null) with its counts. */
@@ -260,7 +368,8 @@ public final class BlockStore {
       long successful,
       StepCounts counts,
       long newlyFailed,
-      List<BatchRecord> failures) {
+      List<BatchRecord> failures,
+      NodeLease lease) {
     long now = clock.millis();
     return db.write(
         "move block " + number + " of batch instance " + instance + " past step " + step,
@@ -277,10 +386,11 @@ public final class BlockStore {
                 counts,
                 newlyFailed,
                 failures,
-                now));
+                now,
+                lease));
   }
 
-  private static boolean move(
+  private boolean move(
       JdbcAccess.Transaction tx,
       long instance,
       long number,
@@ -292,21 +402,24 @@ public final class BlockStore {
       StepCounts counts,
       long newlyFailed,
       List<BatchRecord> failures,
-      long now)
+      long now,
+      NodeLease lease)
       throws java.sql.SQLException {
     PreparedStatement move;
     if (stored == null) {
       move =
           tx.prepare(
               "DELETE FROM sluice_batch_block WHERE instance_id = ? AND block_no = ?"
-                  + " AND step = ?");
-      bind(move, instance, number, (long) step);
+                  + " AND step = ?"
+                  + (lease == null ? "" : fence));
+      bind(move, fenced(lease, instance, number, (long) step));
     } else {
       move =
           tx.prepare(
               "UPDATE sluice_batch_block SET step = step + 1, records = ?, record_count = ?"
-                  + " WHERE instance_id = ? AND block_no = ? AND step = ?");
-      bind(move, stored, size, instance, number, (long) step);
+                  + " WHERE instance_id = ? AND block_no = ? AND step = ?"
+                  + (lease == null ? "" : fence));
+      bind(move, fenced(lease, stored, size, instance, number, (long) step));
     }
     if (move.executeUpdate() == 0) {
       return false;
@@ -320,6 +433,17 @@ public final class BlockStore {
                 + " + ?, successful = successful + ?, updated_at = ? WHERE id = ?");
     bind(total, newlyFailed, processed, successful, now, instance);
     total.executeUpdate();
+    if (lease != null && stored == null) {
+      PreparedStatement node =
+          tx.prepare(
+              "INSERT INTO sluice_batch_node (instance_id, node, processed, failed, blocks,"
+                  + " updated_at) VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (instance_id, node) DO"
+                  + " UPDATE SET processed = sluice_batch_node.processed + excluded.processed,"
+                  + " failed = sluice_batch_node.failed + excluded.failed,"
+                  + " blocks = sluice_batch_node.blocks + 1, updated_at = excluded.updated_at");
+      bind(node, instance, lease.node(), processed, processed - successful, now);
+      node.executeUpdate();
+    }
     FailureTable.keep(tx, instance, failures, now);
     PreparedStatement add =
         tx.prepare(
@@ -353,7 +477,7 @@ public final class BlockStore {
    * block not at its step (moved already) rolls the whole commit back with an {@link
    * IllegalStateException}: its lines would be in the file twice.
    */
-  public void written(long instance, List<Written> blocks, long outputBytes) {
+  public void written(long instance, List<Written> blocks, long outputBytes, NodeLease lease) {
     long now = clock.millis();
     db.write(
         "take " + blocks.size() + " written block(s) of batch instance " + instance + " out",
@@ -371,7 +495,8 @@ public final class BlockStore {
                 block.counts(),
                 block.newlyFailed().size(),
                 block.newlyFailed(),
-                now)) {
+                now,
+                lease)) {
               throw new SluiceException(
                   "block "
                       + block.number()
@@ -418,12 +543,36 @@ public final class BlockStore {
 
   /** Records that the whole input of {@code instance} is loaded: it is running now. */
   public void inputDone(long instance) {
-    update(
-        "end the input of batch instance " + instance,
-        "UPDATE sluice_batch_instance SET input_done = TRUE, state = ?, updated_at = ? WHERE id = ?",
-        (long) BatchState.RUNNING.ordinal(),
-        clock.millis(),
-        instance);
+    inputDone(instance, null);
+  }
+
+  /**
+   * As {@link #inputDone(long)}, by the node that loads the instance under {@code loader} (null:
+   * one process's store); a {@link LoadingLostException} when it no longer does.
+   */
+  public void inputDone(long instance, NodeLease loader) {
+    Object[] parameters = {(long) BatchState.RUNNING.ordinal(), clock.millis(), instance};
+    int changed =
+        sql.update(
+            "end the input of batch instance " + instance,
+            "UPDATE sluice_batch_instance SET input_done = TRUE, state = CASE WHEN state = ? THEN"
+                + " ? ELSE state END, updated_at = ? WHERE id = ?"
+                + (loader == null
+                    ? ""
+                    : " AND loader = ? AND loader_epoch = ? AND " + LeaseHolder.validSql(type)),
+            loader == null
+                ? new Object[] {
+                  (long) BatchState.LOADING.ordinal(), parameters[0], parameters[1], instance
+                }
+                : fenced(
+                    loader,
+                    (long) BatchState.LOADING.ordinal(),
+                    parameters[0],
+                    parameters[1],
+                    instance));
+    if (changed == 0 && loader != null) {
+      throw new LoadingLostException(instance, loader);
+    }
   }
 
   /**
@@ -484,6 +633,160 @@ public final class BlockStore {
   }
 
   /**
+   * Claims up to {@code max} blocks of {@code instance} for {@code lease}, in block order: blocks
+   * no node holds, or held under a lease that is no longer valid (a node that died or slept past
+   * its lease). Blocks another node is claiming at the same moment are skipped, not waited for
+   * ({@code FOR UPDATE SKIP LOCKED}); nothing is claimed unless {@code lease} is valid on the
+   * database's clock. A block whose stored records cannot be read comes without them ({@link
+   * Block#unreadable()}).
+   */
+  public List<Block> claim(long instance, NodeLease lease, int max) {
+    return db.write(
+        "claim blocks of batch instance " + instance + " for node " + lease,
+        tx -> {
+          PreparedStatement claim =
+              tx.prepare(
+                  "UPDATE sluice_batch_block SET owner = ?, epoch = ? WHERE instance_id = ? AND"
+                      + " block_no IN (SELECT block_no FROM sluice_batch_block c WHERE"
+                      + " c.instance_id = ? AND "
+                      + LeaseHolder.lapsedSql(type, "c.owner", "c.epoch")
+                      + " ORDER BY block_no LIMIT ? FOR UPDATE SKIP LOCKED) AND "
+                      + LeaseHolder.validSql(type)
+                      + " RETURNING block_no, step, records, record_count");
+          bind(
+              claim,
+              lease.node(),
+              lease.epoch(),
+              instance,
+              instance,
+              (long) max,
+              lease.node(),
+              lease.epoch());
+          List<Block> claimed = new ArrayList<>();
+          try (ResultSet rs = claim.executeQuery()) {
+            while (rs.next()) {
+              claimed.add(block(instance, rs));
+            }
+          }
+          claimed.sort(java.util.Comparator.comparingLong(Block::number));
+          return claimed;
+        });
+  }
+
+  /**
+   * Lets go of the blocks of {@code instance} held under {@code lease}: another node (or a resumed
+   * run) claims them at once rather than after the lease lapses. Returns how many.
+   */
+  public int release(long instance, NodeLease lease) {
+    return sql.update(
+        "release the blocks of batch instance " + instance + " held by node " + lease,
+        "UPDATE sluice_batch_block SET owner = NULL, epoch = NULL WHERE instance_id = ? AND"
+            + " owner = ? AND epoch = ?",
+        instance,
+        lease.node(),
+        lease.epoch());
+  }
+
+  /**
+   * Takes the loading of {@code instance}'s input for {@code lease} when its input is not all read
+   * and no node with a valid lease loads it (none began, or the loader's lease lapsed: it died, or
+   * slept past it); false, changing nothing, when another node loads it or the input is read.
+   */
+  public boolean takeLoading(long instance, NodeLease lease) {
+    return sql.update(
+            "take the loading of batch instance " + instance + " for node " + lease,
+            "UPDATE sluice_batch_instance SET loader = ?, loader_epoch = ? WHERE id = ? AND"
+                + " input_done = FALSE AND ((loader = ? AND loader_epoch = ?) OR "
+                + LeaseHolder.lapsedSql(type, "loader", "loader_epoch")
+                + ") AND "
+                + LeaseHolder.validSql(type),
+            lease.node(),
+            lease.epoch(),
+            instance,
+            lease.node(),
+            lease.epoch(),
+            lease.node(),
+            lease.epoch())
+        == 1;
+  }
+
+  /**
+   * Where a shared instance stands for the nodes working on it: whether its input is all read,
+   * whether a node with a valid lease loads it, how many blocks are left, how many of them no node
+   * with a valid lease holds, whether a stop was asked, and its state.
+   */
+  public record Shared(
+      boolean inputDone,
+      boolean loading,
+      long blocks,
+      long claimable,
+      boolean stopRequested,
+      BatchState state) {
+
+    /** Whether every block is through every step and the input is all read: the run is over. */
+    public boolean finished() {
+      return inputDone && blocks == 0;
+    }
+  }
+
+  /** Where shared instance {@code instance} stands ({@link Shared}). */
+  public Shared shared(long instance) {
+    return db.query(
+            "read where batch instance " + instance + " stands",
+            "SELECT i.input_done, NOT "
+                + LeaseHolder.lapsedSql(type, "i.loader", "i.loader_epoch")
+                + ", (SELECT COUNT(*) FROM sluice_batch_block b WHERE b.instance_id = i.id),"
+                + " (SELECT COUNT(*) FROM sluice_batch_block c WHERE c.instance_id = i.id AND "
+                + LeaseHolder.lapsedSql(type, "c.owner", "c.epoch")
+                + "), i.stop_requested, i.state FROM sluice_batch_instance i WHERE i.id = ?",
+            rs ->
+                new Shared(
+                    rs.getBoolean(1),
+                    rs.getBoolean(2),
+                    rs.getLong(3),
+                    rs.getLong(4),
+                    rs.getBoolean(5),
+                    BatchState.values()[rs.getInt(6)]),
+            instance)
+        .getFirst();
+  }
+
+  /**
+   * Sets the state of {@code instance} as its last run ends, with its result, unless it ended
+   * already ({@link BatchState#COMPLETED} or {@link BatchState#FAILED}); returns whether this call
+   * ended it. Of the nodes that see a shared instance through, one ends it (and runs its
+   * on-complete processors).
+   */
+  public boolean end(long instance, BatchState state, String result) {
+    return sql.update(
+            "end batch instance " + instance + " " + state,
+            "UPDATE sluice_batch_instance SET state = ?, result = COALESCE(?, result),"
+                + " stop_requested = FALSE, updated_at = ? WHERE id = ? AND state NOT IN (?, ?)",
+            (long) state.ordinal(),
+            result,
+            clock.millis(),
+            instance,
+            (long) BatchState.COMPLETED.ordinal(),
+            (long) BatchState.FAILED.ordinal())
+        == 1;
+  }
+
+  /** The work of one node on a shared instance: records through the last step, failed, blocks. */
+  public record NodeWork(String node, long processed, long failed, long blocks, long updatedAt) {}
+
+  /** What each node did of {@code instance}, by node; empty for an instance of one process. */
+  public List<NodeWork> nodes(long instance) {
+    return sql.query(
+        "read the nodes of batch instance " + instance,
+        "SELECT node, processed, failed, blocks, updated_at FROM sluice_batch_node"
+            + " WHERE instance_id = ? ORDER BY node",
+        rs ->
+            new NodeWork(
+                rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)),
+        instance);
+  }
+
+  /**
    * Up to {@code max} blocks of {@code instance} after block {@code after}, in block order, that
    * have not been through every step: what a resumed instance runs. A block whose stored records
    * cannot be read comes without them, saying why ({@link Block#unreadable()}), rather than failing
@@ -494,22 +797,24 @@ public final class BlockStore {
         "read the blocks of batch instance " + instance,
         "SELECT block_no, step, records, record_count FROM sluice_batch_block"
             + " WHERE instance_id = ? AND block_no > ? ORDER BY block_no LIMIT ?",
-        rs -> {
-          long number = rs.getLong(1);
-          int step = rs.getInt(2);
-          byte[] stored = rs.getBytes(3);
-          int count = rs.getInt(4);
-          Integer records = rs.wasNull() ? null : count;
-          try {
-            return new Block(instance, number, step, records(stored));
-          } catch (SerializationException e) {
-            return new Block(
-                instance, number, step, List.of(), new Unreadable(e.reason(), records));
-          }
-        },
+        rs -> block(instance, rs),
         instance,
         after,
         (long) max);
+  }
+
+  /** The block of {@code instance} at the row: block_no, step, records, record_count. */
+  private Block block(long instance, ResultSet rs) throws java.sql.SQLException {
+    long number = rs.getLong(1);
+    int step = rs.getInt(2);
+    byte[] stored = rs.getBytes(3);
+    int count = rs.getInt(4);
+    Integer records = rs.wasNull() ? null : count;
+    try {
+      return new Block(instance, number, step, records(stored));
+    } catch (SerializationException e) {
+      return new Block(instance, number, step, List.of(), new Unreadable(e.reason(), records));
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -560,5 +865,10 @@ public final class BlockStore {
   /** Whether someone asked {@code instance} to stop since its run began. */
   public boolean stopRequested(long instance) {
     return instances.stopRequested(instance);
+  }
+
+  /** Whether someone asked {@code instance} to stop, or (when {@code orStopped}) it is stopped. */
+  public boolean stopRequested(long instance, boolean orStopped) {
+    return instances.stopRequested(instance, orStopped);
   }
 }

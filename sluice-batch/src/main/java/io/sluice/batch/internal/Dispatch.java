@@ -212,7 +212,14 @@ final class Dispatch {
     try {
       moved =
           run.store.advance(
-              run.instance, block.number(), block.step(), last, after, counts, newlyFailed);
+              run.instance,
+              block.number(),
+              block.step(),
+              last,
+              after,
+              counts,
+              newlyFailed,
+              run.lease);
     } catch (RuntimeException e) {
       failed(flight, e);
       return;

@@ -117,10 +117,19 @@ public final class InstanceTable {
 
   /** Whether someone asked instance {@code id} to stop since it was last resumed. */
   public boolean stopRequested(long id) {
+    return stopRequested(id, false);
+  }
+
+  /**
+   * Whether someone asked instance {@code id} to stop since it was last resumed, or, when {@code
+   * orStopped}, it is stopped: on a shared store the first node to stop clears the request as it
+   * writes the state, and the others stop on the state.
+   */
+  public boolean stopRequested(long id, boolean orStopped) {
     return sql.query(
             "look for a stop request of batch instance " + id,
-            "SELECT stop_requested FROM sluice_batch_instance WHERE id = ?",
-            rs -> rs.getBoolean(1),
+            "SELECT stop_requested, state FROM sluice_batch_instance WHERE id = ?",
+            rs -> rs.getBoolean(1) || orStopped && rs.getInt(2) == BatchState.STOPPED.ordinal(),
             id)
         .contains(true);
   }

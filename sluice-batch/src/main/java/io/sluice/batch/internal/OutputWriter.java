@@ -78,6 +78,8 @@ final class OutputWriter<T> implements AutoCloseable {
   private boolean closing;
   private long committed;
 
+  private volatile io.sluice.jobs.spi.NodeLease lease;
+
   private OutputWriter(
       BatchOutput output, BlockStore store, long instance, Done<T> done, String threadName) {
     this.output = output;
@@ -106,6 +108,14 @@ final class OutputWriter<T> implements AutoCloseable {
    * holding the header (forced, then recorded); a begun one is cut back to the bytes its commits
    * count. A {@link BatchOutputException} when it cannot be, or is shorter than that.
    */
+  /**
+   * Fences the output's commits by {@code value}, the lease the run's blocks are claimed under
+   * (shared stores): a commit after it lapsed changes nothing and fails the run.
+   */
+  void fencedBy(io.sluice.jobs.spi.NodeLease value) {
+    this.lease = value;
+  }
+
   static <T> OutputWriter<T> open(
       BatchOutput output, BlockStore store, long instance, Done<T> done, String threadName) {
     return new OutputWriter<>(output, store, instance, done, threadName);
@@ -276,7 +286,7 @@ final class OutputWriter<T> implements AutoCloseable {
     try {
       writeFully(channel, buffer, committed);
       channel.force(false);
-      store.written(instance, blocks, end);
+      store.written(instance, blocks, end, lease);
     } catch (IOException | RuntimeException e) {
       String why =
           e instanceof IOException

@@ -16,13 +16,37 @@ final class RunSummary {
   private static final Logger LOG = LoggerFactory.getLogger(BatchRun.class);
 
   private final BatchRun run;
+  private boolean ended;
 
   RunSummary(BatchRun run) {
     this.run = run;
   }
 
+  /**
+   * Whether {@link #finish} ended the instance: always on one process's store; on a shared store,
+   * only for the one node of those that saw it through that wrote its end (it runs the job's
+   * on-complete processors).
+   */
+  boolean ended() {
+    return ended;
+  }
+
   /** Stores the instance's final state and summary, logs them and returns the result. */
   BatchResult finish(Duration elapsed) {
+    if (!run.holdsLease()) {
+      throw new io.sluice.core.SluiceException(
+          "Batch job "
+              + run.job.name()
+              + " instance "
+              + run.instance
+              + ": node "
+              + run.lease
+              + " lost its lease (the process was paused, or the database unreachable, for longer"
+              + " than "
+              + run.leases.duration()
+              + "); it committed nothing after that, and the other nodes take its blocks over."
+              + " Run sluice batch run again to join the instance anew");
+    }
     InstanceTable.Instance at = run.store.find(run.instance).orElseThrow();
     boolean passed = run.limitPassed();
     BatchState state;
@@ -68,7 +92,16 @@ final class RunSummary {
             beyond,
             message,
             run.processedThisRun.get());
-    run.store.state(run.instance, state, summary(result));
+    if (run.leases == null) {
+      run.store.state(run.instance, state, summary(result));
+      ended = true;
+    } else if (state == BatchState.STOPPED) {
+      // Every node stops: the others see the state (or the stop asked) and stop too.
+      run.store.end(run.instance, state, summary(result));
+    } else {
+      // Of the nodes that saw it through, the first to write its end runs the on-complete.
+      ended = run.store.end(run.instance, state, summary(result));
+    }
     LOG.info(
         "Batch job {} instance {} {}: {} loaded, {} processed, {} successful, {} failed in {} ms{}",
         run.job.name(),

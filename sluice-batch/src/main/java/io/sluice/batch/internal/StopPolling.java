@@ -22,7 +22,14 @@ final class StopPolling {
   /** Failed looks: a storage that stays unreachable is told once, then summarised. */
   private final RepeatedFailureLog failures;
 
-  StopPolling(BlockStore store, long instance, String job) {
+  private final boolean shared;
+
+  /**
+   * The look of a run of {@code instance} of {@code job}; on a {@code shared} store, an instance
+   * another node stopped counts as a stop asked.
+   */
+  StopPolling(BlockStore store, long instance, String job, boolean shared) {
+    this.shared = shared;
     this.store = store;
     this.instance = instance;
     this.job = job;
@@ -50,7 +57,7 @@ final class StopPolling {
   boolean requested() {
     boolean asked;
     try {
-      asked = store.stopRequested(instance);
+      asked = store.stopRequested(instance, shared);
     } catch (RuntimeException e) {
       failures.failed(
           "Batch job {} instance {}: could not look for a stop request ({}); looking again in {}"

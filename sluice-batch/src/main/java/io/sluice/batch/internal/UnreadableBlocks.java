@@ -40,8 +40,11 @@ final class UnreadableBlocks {
    */
   record Dropped(long records, BatchRecord sample) {}
 
-  /** Takes {@code block} out, its records failed; null when the block had moved already. */
-  Dropped drop(BlockStore.Block block) {
+  /**
+   * Takes {@code block} out, its records failed; null when the block had moved already (or, claimed
+   * under {@code lease}, is no longer held under it).
+   */
+  Dropped drop(BlockStore.Block block, io.sluice.jobs.spi.NodeLease lease) {
     BlockStore.Unreadable unreadable = block.unreadable();
     long records = unreadable.records() != null ? unreadable.records() : job.blockSize();
     String step = job.steps().get(Math.min(block.step(), job.steps().size() - 1)).name();
@@ -53,7 +56,8 @@ final class UnreadableBlocks {
             + " record(s) cannot be read: "
             + unreadable.reason();
     BatchRecord sample = new BatchRecord(0, null, step, why);
-    if (!store.dropUnreadable(block.instance(), block.number(), block.step(), records, sample)) {
+    if (!store.dropUnreadable(
+        block.instance(), block.number(), block.step(), records, sample, lease)) {
       return null;
     }
     blocks.increment();

@@ -33,7 +33,7 @@ class AStopLookTheStoreFailsIsMadeAgainTest {
             .open(DB.config(), VALUES, new SimpleMeterRegistry(), Clock.systemUTC())) {
       BlockStore store = new BlockStore(JdbcAccess.of(storage), VALUES);
       long instance = store.create("looks", "def");
-      StopPolling polling = new StopPolling(store, instance, "looks");
+      StopPolling polling = new StopPolling(store, instance, "looks", false);
       assertThat(store.requestStop(instance)).isTrue();
 
       DB.execute("ALTER TABLE sluice_batch_instance RENAME COLUMN stop_requested TO gone");

@@ -209,6 +209,11 @@ public final class JobNode implements AutoCloseable {
     return keeper.lease();
   }
 
+  /** The holder of the node's lease, renewed by the node's heartbeat. */
+  public io.sluice.jobs.LeaseHolder leaseHolder() {
+    return keeper.holder();
+  }
+
   private void acquire() {
     Backoff.Failures failures = OUTAGE.failures();
     while (!stopping) {

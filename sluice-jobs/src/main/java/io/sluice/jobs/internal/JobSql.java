@@ -216,9 +216,7 @@ final class JobSql {
 
   /** Epoch milliseconds on the database's clock, for {@code type} (sqlite or postgresql). */
   static String databaseNow(String type) {
-    return type.equals("postgresql")
-        ? "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint"
-        : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+    return io.sluice.jobs.LeaseHolder.databaseNow(type);
   }
 
   /** {@code count} placeholders separated by commas. */

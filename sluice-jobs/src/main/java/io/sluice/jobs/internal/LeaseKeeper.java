@@ -2,9 +2,9 @@ package io.sluice.jobs.internal;
 
 import io.sluice.core.logging.RepeatedFailureLog;
 import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.LeaseHolder;
 import io.sluice.jobs.spi.JobStore;
 import io.sluice.jobs.spi.NodeLease;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,14 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node's heartbeat: renews its lease on the database's clock (registering again, with a new
- * epoch, when it lapsed), notes the node's rank among the live nodes, reclaims the jobs of lapsed
- * nodes, and now and then counts the waiting jobs per type, warning once per type this node has no
- * handler for. The lease counts as held until {@code leaseDuration} less a safety margin (a tenth
- * of it) after the start of the last successful renewal, by this process's monotonic clock: earlier
- * than the database sees it lapse, by at least the margin. When the node finds its lease lost (a
- * renewal refused, or not renewed in time), it is told ({@code lost}) so that it drops the jobs it
- * claimed under that lease and has not started.
+ * A node's heartbeat: renews its lease ({@link LeaseHolder}: registering again, with a new epoch,
+ * when it lapsed), notes the node's rank among the live nodes, reclaims the jobs of lapsed nodes,
+ * and now and then counts the waiting jobs per type, warning once per type this node has no handler
+ * for. When the node finds its lease lost (a renewal refused, or not renewed in time), it is told
+ * ({@code lost}) so that it drops the jobs it claimed under that lease and has not started.
  */
 final class LeaseKeeper {
 
@@ -31,12 +28,8 @@ final class LeaseKeeper {
   private final JobExecutorConfig config;
   private final Set<String> types;
   private final JobMetrics metrics;
-  private final BiConsumer<NodeLease, String> lost;
-  private final long validNanos;
+  private final LeaseHolder holder;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
-  private volatile NodeLease lease;
-  private volatile long validUntil;
-  private final RepeatedFailureLog renewFailures;
   private final RepeatedFailureLog reclaimFailures;
   private volatile int rank;
   private long lastCount;
@@ -55,18 +48,21 @@ final class LeaseKeeper {
     this.config = config;
     this.types = types;
     this.metrics = metrics;
-    this.lost = lost;
-    Duration lease = config.leaseDuration();
-    this.validNanos = lease.minus(lease.dividedBy(10)).toNanos();
-    String node = "Node " + config.nodeId();
-    this.renewFailures = new RepeatedFailureLog(LOG, node + " renewing its lease", store.clock());
+    this.holder = new LeaseHolder(store, config.nodeId(), config.leaseDuration());
+    holder.onLost(lost);
     this.reclaimFailures =
-        new RepeatedFailureLog(LOG, node + " reclaiming lapsed nodes' jobs", store.clock());
+        new RepeatedFailureLog(
+            LOG, "Node " + config.nodeId() + " reclaiming lapsed nodes' jobs", store.clock());
+  }
+
+  /** The node's lease holder: what else of this process claims under the node's lease uses it. */
+  LeaseHolder holder() {
+    return holder;
   }
 
   /** The lease, or null before the first registration. */
   NodeLease lease() {
-    return lease;
+    return holder.lease();
   }
 
   /** The node's rank among the live nodes by name at the last heartbeat (0: first or alone). */
@@ -76,7 +72,7 @@ final class LeaseKeeper {
 
   /** Whether the lease is held now: claims are made only then. */
   boolean held() {
-    return lease != null && System.nanoTime() - validUntil < 0;
+    return holder.held();
   }
 
   /**
@@ -84,54 +80,22 @@ final class LeaseKeeper {
    * running handler still holds it.
    */
   boolean holds(NodeLease claimedUnder) {
-    return claimedUnder.equals(lease) && held();
+    return holder.holds(claimedUnder);
   }
 
   /** Registers the node; a StoreException when the database cannot be reached. */
   void register() {
-    long started = System.nanoTime();
-    lease = store.register(config.nodeId(), config.leaseDuration());
-    validUntil = started + validNanos;
-    lastCount = started - config.depthInterval().toNanos();
+    holder.register();
+    lastCount = System.nanoTime() - config.depthInterval().toNanos();
   }
 
   /** One heartbeat; never throws (a failure leaves the lease to run out). */
   void beat() {
     long started = System.nanoTime();
-    try {
-      NodeLease current = lease;
-      if (!store.renew(current, config.leaseDuration())) {
-        LOG.warn(
-            "Node {} lost its lease {}: it lapsed before being renewed (the node was paused, or"
-                + " the database unreachable, for longer than {}). Its jobs are reclaimed by other"
-                + " nodes and its late completions refused; registering again",
-            config.nodeId(),
-            current,
-            config.leaseDuration());
-        // Lost from this moment: a handler asking, or a job about to start, must hear it before
-        // the new lease is registered, not only once the old one runs out on this clock.
-        validUntil = started;
-        lost.accept(current, "its renewal was refused");
-        lease = store.register(config.nodeId(), config.leaseDuration());
-        store.wake();
-      }
-      validUntil = started + validNanos;
-      if (renewFailures.recovered()) {
-        store.wake();
-      }
-    } catch (RuntimeException e) {
-      renewFailures.failed(
-          "Node {} could not renew its lease {} ({}); it stops taking jobs when the lease ends"
-              + " and keeps trying every {}",
-          config.nodeId(),
-          lease,
-          e.getMessage(),
-          config.heartbeatInterval());
-      if (!held()) {
-        lost.accept(lease, "it could not be renewed in time");
-      }
+    if (!holder.beat()) {
       return;
     }
+    NodeLease lease = holder.lease();
     try {
       rank = store.rank(lease);
       List<Long> reclaimed = store.reclaim();

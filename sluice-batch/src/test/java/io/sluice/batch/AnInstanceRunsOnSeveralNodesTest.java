@@ -1,0 +1,253 @@
+package io.sluice.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.batch.internal.BlockStore;
+import io.sluice.core.app.Application;
+import io.sluice.core.spi.ProcessingType;
+import io.sluice.core.spi.Processor;
+import io.sluice.core.store.Storage;
+import io.sluice.jdbc.JdbcAccess;
+import io.sluice.jdbc.PostgresStorageFactory;
+import io.sluice.jobs.JobStores;
+import io.sluice.jobs.LeaseHolder;
+import io.sluice.testkit.PostgresTestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Several nodes on one PostgreSQL store run one instance of a batch job: each node here is an
+ * application with a storage (a pool) and a node lease of its own, as a process would have. The
+ * nodes join the instance the first began, claim its blocks under their leases and hand their
+ * aggregators' groups over, each record in exactly one group; a node whose lease is taken from it
+ * commits nothing more, and the others see the instance through with exact counts.
+ */
+class AnInstanceRunsOnSeveralNodesTest {
+
+  @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();
+
+  private static final int RECORDS = 20_000;
+
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  /** Released once every node joined: until then the step's records wait, so nothing ends early. */
+  private final CountDownLatch go = new CountDownLatch(1);
+
+  /** Every group a sink took, with the node whose sink took it. */
+  private final List<Map.Entry<String, List<Long>>> groups =
+      Collections.synchronizedList(new ArrayList<>());
+
+  @BeforeEach
+  void freshTables() throws Exception {
+    DB.dropTables();
+  }
+
+  @AfterEach
+  void closeNodes() throws Exception {
+    go.countDown();
+    for (AutoCloseable c : open.reversed()) {
+      c.close();
+    }
+  }
+
+  /** One node: its own storage, application and lease. */
+  private record Node(String name, BatchEngine engine, LeaseHolder lease, Storage storage) {}
+
+  private Node node(String name) {
+    Storage storage =
+        new PostgresStorageFactory()
+            .open(DB.config(), EmbeddedBatch.VALUES, new SimpleMeterRegistry(), Clock.systemUTC());
+    open.add(storage);
+    Application application =
+        Application.builder().storage(storage).storedValues(EmbeddedBatch.VALUES).build();
+    open.add(application);
+    LeaseHolder lease =
+        LeaseHolder.start(
+            JobStores.open(storage, EmbeddedBatch.VALUES),
+            name,
+            Duration.ofSeconds(6),
+            Duration.ofMillis(500));
+    open.add(lease);
+    return new Node(name, BatchEngine.of(application, lease), lease, storage);
+  }
+
+  private BatchJob job(String node, int blockSize) {
+    return BatchJob.builder("spread")
+        .input(BatchInput.generator(RECORDS, i -> i))
+        .blockSize(blockSize)
+        .step(
+            BatchStep.builder("wait")
+                .processor(
+                    Processor.of(
+                        ProcessingType.BLOCKING_IO,
+                        m -> {
+                          go.await();
+                          return m;
+                        }))
+                .build())
+        .step(
+            BatchStep.builder("group")
+                .processor(Processor.of(ProcessingType.CPU_LITE, m -> m))
+                .aggregator(
+                    Aggregator.size(
+                        250,
+                        Processor.of(
+                            ProcessingType.CPU_LITE,
+                            m -> {
+                              @SuppressWarnings("unchecked")
+                              List<Long> positions = (List<Long>) m.variables().get("positions");
+                              groups.add(Map.entry(node, List.copyOf(positions)));
+                              return m;
+                            })))
+                .build())
+        .build();
+  }
+
+  @Test
+  void threeNodesShareOneInstanceAndEachRecordIsInOneGroup() throws Exception {
+    Node a = node("node-a");
+    Node b = node("node-b");
+    Node c = node("node-c");
+    BatchEngine.Execution first = a.engine().run(job("node-a", 100));
+    BlockStore store = new BlockStore(JdbcAccess.of(a.storage()), EmbeddedBatch.VALUES);
+    await().atMost(Duration.ofSeconds(30)).until(() -> store.shared(first.instance()).blocks() > 0);
+
+    BatchEngine.Execution second = b.engine().run(job("node-b", 100));
+    BatchEngine.Execution third = c.engine().run(job("node-c", 100));
+    assertThat(List.of(second.instance(), third.instance())).containsOnly(first.instance());
+    // Every node holds blocks before any record goes through: each gets a share.
+    await().atMost(Duration.ofSeconds(30)).until(() -> owners(first.instance()).size() == 3);
+    go.countDown();
+
+    List<BatchResult> results = new ArrayList<>();
+    for (BatchEngine.Execution e : List.of(first, second, third)) {
+      results.add(e.result().get(120, TimeUnit.SECONDS));
+    }
+    assertThat(results)
+        .allSatisfy(
+            r -> {
+              assertThat(r.state()).isEqualTo(BatchState.COMPLETED);
+              assertThat(r.loaded()).isEqualTo(RECORDS);
+              assertThat(r.processed()).isEqualTo(RECORDS);
+              assertThat(r.successful()).isEqualTo(RECORDS);
+            });
+    assertThat(results.getFirst().steps().values())
+        .as("each step counted each record once")
+        .allSatisfy(s -> assertThat(s.processed()).isEqualTo(RECORDS));
+    Map<String, Long> byNode = processedByNode(first.instance());
+    assertThat(byNode).containsOnlyKeys("node-a", "node-b", "node-c");
+    assertThat(byNode.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(RECORDS);
+    assertThat(byNode.values()).allSatisfy(n -> assertThat(n).isPositive());
+
+    Map<Long, Integer> seen = new HashMap<>();
+    Map<String, Integer> partial = new HashMap<>();
+    for (Map.Entry<String, List<Long>> group : groups) {
+      group.getValue().forEach(p -> seen.merge(p, 1, Integer::sum));
+      if (group.getValue().size() < 250) {
+        partial.merge(group.getKey(), 1, Integer::sum);
+      }
+    }
+    assertThat(seen).hasSize(RECORDS);
+    assertThat(seen.values()).as("each record in one group").containsOnly(1);
+    assertThat(partial.values()).as("one partial group per node at most").allMatch(n -> n <= 1);
+  }
+
+  @Test
+  void aNodeWhoseLeaseIsTakenCommitsNothingMoreAndTheOthersFinish() throws Exception {
+    Node a = node("node-a");
+    Node b = node("node-b");
+    BatchEngine.Execution first = a.engine().run(job("node-a", 100));
+    BlockStore store = new BlockStore(JdbcAccess.of(a.storage()), EmbeddedBatch.VALUES);
+    await().atMost(Duration.ofSeconds(30)).until(() -> store.shared(first.instance()).blocks() > 0);
+    BatchEngine.Execution second = b.engine().run(job("node-b", 100));
+    await().atMost(Duration.ofSeconds(30)).until(() -> owners(first.instance()).size() == 2);
+
+    // As a node paused past its lease finds it: lapsed on the database's clock.
+    io.sluice.jobs.spi.NodeLease taken = b.lease().lease();
+    DB.execute("UPDATE sluice_job_node SET lease_expires = 0 WHERE node = 'node-b'");
+    await().atMost(Duration.ofSeconds(30)).until(() -> !b.lease().holds(taken));
+    go.countDown();
+
+    assertThatThrownBy(() -> second.result().get(60, TimeUnit.SECONDS))
+        .hasMessageContaining("node-b")
+        .hasMessageContaining("lost its lease");
+    BatchResult result = first.result().get(120, TimeUnit.SECONDS);
+    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(result.processed()).isEqualTo(RECORDS);
+    assertThat(result.steps().values())
+        .allSatisfy(s -> assertThat(s.processed()).isEqualTo(RECORDS));
+    Map<String, Long> byNode = processedByNode(first.instance());
+    assertThat(byNode.getOrDefault("node-b", 0L))
+        .as("node-b committed nothing: its records went through before the lease was taken")
+        .isZero();
+    assertThat(byNode.get("node-a")).isEqualTo(RECORDS);
+  }
+
+  @Test
+  void aNodeWithAnotherBlockSizeIsRefusedNamingIt() throws Exception {
+    Node a = node("node-a");
+    Node b = node("node-b");
+    BatchEngine.Execution first = a.engine().run(job("node-a", 100));
+    BlockStore store = new BlockStore(JdbcAccess.of(a.storage()), EmbeddedBatch.VALUES);
+    await().atMost(Duration.ofSeconds(30)).until(() -> store.shared(first.instance()).blocks() > 0);
+
+    assertThatThrownBy(() -> b.engine().run(job("node-b", 50)))
+        .isInstanceOf(BatchStartRefusedException.class)
+        .hasMessageContaining("cannot join instance " + first.instance())
+        .hasMessageContaining("the block size is 50 here, 100 in the instance");
+    go.countDown();
+    assertThat(first.result().get(120, TimeUnit.SECONDS).state()).isEqualTo(BatchState.COMPLETED);
+  }
+
+  private Map<String, Long> owners(long instance) throws Exception {
+    Map<String, Long> owners = new ConcurrentHashMap<>();
+    try (Connection c = connection();
+        ResultSet rs =
+            c.createStatement()
+                .executeQuery(
+                    "SELECT owner, COUNT(*) FROM sluice_batch_block WHERE instance_id = "
+                        + instance
+                        + " AND owner IS NOT NULL GROUP BY owner")) {
+      while (rs.next()) {
+        owners.put(rs.getString(1), rs.getLong(2));
+      }
+    }
+    return owners;
+  }
+
+  private Map<String, Long> processedByNode(long instance) throws Exception {
+    Map<String, Long> nodes = new HashMap<>();
+    try (Connection c = connection();
+        ResultSet rs =
+            c.createStatement()
+                .executeQuery(
+                    "SELECT node, processed FROM sluice_batch_node WHERE instance_id = "
+                        + instance)) {
+      while (rs.next()) {
+        nodes.put(rs.getString(1), rs.getLong(2));
+      }
+    }
+    return nodes;
+  }
+
+  private Connection connection() throws Exception {
+    return DB.connect();
+  }
+}

@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Runs batch jobs on an application's storage (embedded SQLite by default, PostgreSQL when
@@ -56,14 +57,17 @@ public final class BatchEngine {
   /** The node lease of a process that runs no job executor: held while a run needs it. */
   private final Object leaseLock = new Object();
 
-  private final LeaseHolder given;
+  private final Supplier<LeaseHolder> given;
+  private final Supplier<JobExecutorConfig> node;
   private LeaseHolder own;
   private int leaseUsers;
 
-  private BatchEngine(Application application, LeaseHolder leases) {
+  private BatchEngine(
+      Application application, Supplier<LeaseHolder> given, Supplier<JobExecutorConfig> node) {
     this.application = application;
     this.store = new BlockStore(JdbcAccess.of(application.storage()), application.storedValues());
-    this.given = leases;
+    this.given = given;
+    this.node = node;
   }
 
   /**
@@ -72,27 +76,43 @@ public final class BatchEngine {
    * io.sluice.jobs.JobExecutor#leaseHolder()}): one lease says whether the process is alive.
    */
   public static BatchEngine of(Application application, LeaseHolder leases) {
+    Require.nonNull(leases, "leases");
     return new BatchEngine(
-        Require.nonNull(application, "application"), Require.nonNull(leases, "leases"));
+        Require.nonNull(application, "application"), () -> leases, JobExecutorConfig::defaults);
   }
 
   /**
-   * The node lease runs on a shared store claim under: the one given, or one of this engine's own
-   * (node id and lease as a job executor's defaults), registered while any run needs it.
+   * The engine of {@code application}'s storage whose runs on a shared store claim their blocks
+   * under the lease {@code shared} gives when it gives one (the job executor's, once it started),
+   * else under a lease of the engine's own with the node id, lease and heartbeat of {@code node}
+   * ({@code sluice.jobs.*}), registered while a run needs it.
+   */
+  public static BatchEngine of(
+      Application application, Supplier<LeaseHolder> shared, Supplier<JobExecutorConfig> node) {
+    return new BatchEngine(
+        Require.nonNull(application, "application"),
+        Require.nonNull(shared, "shared"),
+        Require.nonNull(node, "node"));
+  }
+
+  /**
+   * The node lease runs on a shared store claim under: the one given, or one of this engine's own,
+   * registered while any run needs it.
    */
   private LeaseHolder leases() {
-    if (given != null) {
-      return given;
+    LeaseHolder shared = given.get();
+    if (shared != null) {
+      return shared;
     }
     synchronized (leaseLock) {
       if (own == null) {
-        JobExecutorConfig defaults = JobExecutorConfig.builder().build();
+        JobExecutorConfig settings = node.get();
         own =
             LeaseHolder.start(
                 JobStores.open(application.storage(), application.storedValues()),
-                defaults.nodeId(),
-                defaults.leaseDuration(),
-                defaults.heartbeatInterval());
+                settings.nodeId(),
+                settings.leaseDuration(),
+                settings.heartbeatInterval());
       }
       leaseUsers++;
       return own;
@@ -103,11 +123,11 @@ public final class BatchEngine {
    * A run that claimed under {@link #leases()} ended: the engine's own lease goes with the last.
    */
   private void leasesDone(LeaseHolder leases) {
-    if (leases == null || leases == given) {
-      return;
-    }
     synchronized (leaseLock) {
-      if (--leaseUsers == 0 && own != null) {
+      if (leases == null || leases != own) {
+        return;
+      }
+      if (--leaseUsers == 0) {
         own.close();
         own = null;
       }
@@ -159,7 +179,8 @@ public final class BatchEngine {
    * are durable); its stored values write the records, its registry gets the step flows' meters.
    */
   public static BatchEngine of(Application application) {
-    return new BatchEngine(Require.nonNull(application, "application"), null);
+    return new BatchEngine(
+        Require.nonNull(application, "application"), () -> null, JobExecutorConfig::defaults);
   }
 
   /**

@@ -34,13 +34,16 @@ public final class BatchInstances implements AutoCloseable {
   private final FailureTable failures;
   private final Clock clock;
   private final AutoCloseable resource;
+  private final boolean shared;
 
   private BatchInstances(
       String where,
       InstanceTable.Sql sql,
       boolean keepsFailures,
       Clock clock,
-      AutoCloseable resource) {
+      AutoCloseable resource,
+      boolean shared) {
+    this.shared = shared;
     this.where = where;
     this.table = sql == null ? null : new InstanceTable(sql);
     this.failures = sql == null || !keepsFailures ? null : new FailureTable(sql);
@@ -62,13 +65,13 @@ public final class BatchInstances implements AutoCloseable {
               config.sqliteFile().toAbsolutePath().normalize(), config.connectTimeout());
       String where = "sqlite " + config.sqliteFile().toAbsolutePath().normalize();
       return guest == null
-          ? new BatchInstances(where, null, false, clock, null)
-          : new BatchInstances(where, guest, guest.has(FailureTable.TABLE), clock, guest);
+          ? new BatchInstances(where, null, false, clock, null, false)
+          : new BatchInstances(where, guest, guest.has(FailureTable.TABLE), clock, guest, false);
     }
     Storage storage = Storages.open(config, values, new SimpleMeterRegistry(), clock, loader);
     try {
       InstanceTable.Sql sql = BlockStore.sql(JdbcAccess.of(storage));
-      return new BatchInstances(storage.describe(), sql, true, clock, storage);
+      return new BatchInstances(storage.describe(), sql, true, clock, storage, true);
     } catch (RuntimeException e) {
       storage.close();
       throw e;
@@ -83,8 +86,14 @@ public final class BatchInstances implements AutoCloseable {
    */
   public static BatchInstances of(Storage storage) {
     Require.nonNull(storage, "storage");
+    JdbcAccess db = JdbcAccess.of(storage);
     return new BatchInstances(
-        storage.describe(), BlockStore.sql(JdbcAccess.of(storage)), true, Clock.systemUTC(), null);
+        storage.describe(),
+        BlockStore.sql(db),
+        true,
+        Clock.systemUTC(),
+        null,
+        db.type().equals(StorageConfig.POSTGRESQL));
   }
 
   /** The store, for messages. */
@@ -118,6 +127,14 @@ public final class BatchInstances implements AutoCloseable {
       throw new IllegalArgumentException("max must be at least 1, was " + max);
     }
     return failures == null ? List.of() : failures.from(instance, fromPosition, max);
+  }
+
+  /**
+   * What each node did of instance {@code id}, by node id, when several nodes ran it on a shared
+   * store (PostgreSQL); empty on an embedded store, which one process runs.
+   */
+  public List<BatchNodeWork> nodes(long id) {
+    return shared && table != null ? table.nodes(id) : List.of();
   }
 
   /**

@@ -5,6 +5,8 @@ import io.sluice.batch.internal.MessageRecords;
 import io.sluice.core.Message;
 import io.sluice.core.SluiceException;
 import io.sluice.core.app.Application;
+import io.sluice.jobs.JobExecutorConfig;
+import io.sluice.jobs.LeaseHolder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +65,18 @@ public final class BatchLauncher {
   public synchronized void bind(Application value) {
     this.application = value;
     this.engine = BatchEngine.of(value);
+  }
+
+  /**
+   * Binds the launcher to {@code value}, whose runs on a shared store (PostgreSQL) claim their
+   * blocks under the node lease {@code shared} gives (the job executor's, once it runs), or a lease
+   * of their own with the settings {@code node} gives ({@link BatchEngine#of(Application, Supplier,
+   * Supplier)}).
+   */
+  public synchronized void bind(
+      Application value, Supplier<LeaseHolder> shared, Supplier<JobExecutorConfig> node) {
+    this.application = value;
+    this.engine = BatchEngine.of(value, shared, node);
   }
 
   /** Whether a job of this name can be started. */

@@ -1,6 +1,7 @@
 package io.sluice.batch;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -21,7 +22,24 @@ public record BatchProgress(
     long failed,
     OptionalLong expected,
     Duration elapsed,
-    long processedThisRun) {
+    long processedThisRun,
+    List<BatchNodeWork> nodes) {
+
+  /** Checks the nodes. */
+  public BatchProgress {
+    nodes = List.copyOf(nodes);
+  }
+
+  /** Where a run of one process is: no per-node breakdown. */
+  public BatchProgress(
+      long loaded,
+      long processed,
+      long failed,
+      OptionalLong expected,
+      Duration elapsed,
+      long processedThisRun) {
+    this(loaded, processed, failed, expected, elapsed, processedThisRun, List.of());
+  }
 
   /** Records through every step per second in this run. */
   public double rate() {

@@ -15,6 +15,7 @@ import io.sluice.jdbc.PostgresStorageFactory;
 import io.sluice.jobs.JobStores;
 import io.sluice.jobs.LeaseHolder;
 import io.sluice.testkit.PostgresTestDatabase;
+import io.sluice.testkit.TcpProxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -37,8 +38,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * application with a storage (a pool) and a node lease of its own, as a process would have. The
  * nodes join the instance the first began, claim its blocks under their leases and hand their
  * aggregators' groups over, each record in exactly one group; a node whose lease is taken from it
- * commits nothing more, and the others see the instance through with exact counts.
+ * commits nothing it held under it, hands no group of it over, and rejoins under a new lease: the
+ * instance ends with exact counts.
  */
+@org.junit.jupiter.api.Tag("cluster") // nodes, leases that lapse, an outage: not in the fast suite
 class AnInstanceRunsOnSeveralNodesTest {
 
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();
@@ -71,9 +74,13 @@ class AnInstanceRunsOnSeveralNodesTest {
   private record Node(String name, BatchEngine engine, LeaseHolder lease, Storage storage) {}
 
   private Node node(String name) {
+    return node(name, DB.config());
+  }
+
+  private Node node(String name, io.sluice.core.store.StorageConfig config) {
     Storage storage =
         new PostgresStorageFactory()
-            .open(DB.config(), EmbeddedBatch.VALUES, new SimpleMeterRegistry(), Clock.systemUTC());
+            .open(config, EmbeddedBatch.VALUES, new SimpleMeterRegistry(), Clock.systemUTC());
     open.add(storage);
     Application application =
         Application.builder().storage(storage).storedValues(EmbeddedBatch.VALUES).build();
@@ -89,8 +96,12 @@ class AnInstanceRunsOnSeveralNodesTest {
   }
 
   private BatchJob job(String node, int blockSize) {
+    return job(node, blockSize, RECORDS);
+  }
+
+  private BatchJob job(String node, int blockSize, long records) {
     return BatchJob.builder("spread")
-        .input(BatchInput.generator(RECORDS, i -> i))
+        .input(BatchInput.generator(records, i -> i))
         .blockSize(blockSize)
         .step(
             BatchStep.builder("wait")
@@ -170,7 +181,7 @@ class AnInstanceRunsOnSeveralNodesTest {
   }
 
   @Test
-  void aNodeWhoseLeaseIsTakenCommitsNothingMoreAndTheOthersFinish() throws Exception {
+  void aNodeWhoseLeaseIsTakenCommitsNothingUnderItAndRejoins() throws Exception {
     Node a = node("node-a");
     Node b = node("node-b");
     BatchEngine.Execution first = a.engine().run(job("node-a", 100));
@@ -185,19 +196,24 @@ class AnInstanceRunsOnSeveralNodesTest {
     await().atMost(Duration.ofSeconds(30)).until(() -> !b.lease().holds(taken));
     go.countDown();
 
-    assertThatThrownBy(() -> second.result().get(60, TimeUnit.SECONDS))
-        .hasMessageContaining("node-b")
-        .hasMessageContaining("lost its lease");
+    // Its blocks' step commits under the old lease are refused; it rejoins under a new lease,
+    // and between the two nodes every record is counted once at each step.
+    BatchResult rejoined = second.result().get(120, TimeUnit.SECONDS);
     BatchResult result = first.result().get(120, TimeUnit.SECONDS);
-    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
-    assertThat(result.processed()).isEqualTo(RECORDS);
-    assertThat(result.steps().values())
-        .allSatisfy(s -> assertThat(s.processed()).isEqualTo(RECORDS));
+    for (BatchResult r : List.of(result, rejoined)) {
+      assertThat(r.state()).isEqualTo(BatchState.COMPLETED);
+      assertThat(r.processed()).isEqualTo(RECORDS);
+      assertThat(r.steps().values()).allSatisfy(s -> assertThat(s.processed()).isEqualTo(RECORDS));
+    }
     Map<String, Long> byNode = processedByNode(first.instance());
-    assertThat(byNode.getOrDefault("node-b", 0L))
-        .as("node-b committed nothing: its records went through before the lease was taken")
-        .isZero();
-    assertThat(byNode.get("node-a")).isEqualTo(RECORDS);
+    assertThat(byNode.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(RECORDS);
+    assertThat(b.lease().lease().epoch()).as("node-b registered anew").isGreaterThan(taken.epoch());
+    Map<Long, Integer> seen = new HashMap<>();
+    groups.forEach(g -> g.getValue().forEach(p -> seen.merge(p, 1, Integer::sum)));
+    assertThat(seen)
+        .as("node-b's aggregator handed no group of the blocks it lost: each record once")
+        .hasSize(RECORDS);
+    assertThat(seen.values()).containsOnly(1);
   }
 
   @Test
@@ -214,6 +230,42 @@ class AnInstanceRunsOnSeveralNodesTest {
         .hasMessageContaining("the block size is 50 here, 100 in the instance");
     go.countDown();
     assertThat(first.result().get(120, TimeUnit.SECONDS).state()).isEqualTo(BatchState.COMPLETED);
+  }
+
+  @Test
+  void anOutageLongerThanTheLeasePausesEveryNodeAndTheyFinishWithNothingLost() throws Exception {
+    long records = 200_000;
+    go.countDown(); // the records flow from the start
+    try (TcpProxy proxy = TcpProxy.to("127.0.0.1", 5432)) {
+      Node a = node("node-a", DB.configThrough(proxy));
+      Node b = node("node-b", DB.configThrough(proxy));
+      BatchEngine.Execution first = a.engine().run(job("node-a", 100, records));
+      await().atMost(Duration.ofSeconds(30)).until(() -> !owners(first.instance()).isEmpty());
+      BatchEngine.Execution second = b.engine().run(job("node-b", 100, records));
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> processedByNode(first.instance()).size() == 2);
+
+      proxy.cut();
+      // Past the lease on both nodes' clocks: each lets go of what it held and waits.
+      await().atMost(Duration.ofSeconds(30)).until(() -> !a.lease().held() && !b.lease().held());
+      assertThat(first.result()).isNotDone();
+      assertThat(second.result()).isNotDone();
+      proxy.restore();
+
+      for (BatchEngine.Execution e : List.of(first, second)) {
+        BatchResult r = e.result().get(180, TimeUnit.SECONDS);
+        assertThat(r.state()).isEqualTo(BatchState.COMPLETED);
+        assertThat(r.loaded()).isEqualTo(records);
+        assertThat(r.processed()).isEqualTo(records);
+        assertThat(r.steps().values())
+            .as("each step counted each record once, through the outage")
+            .allSatisfy(st -> assertThat(st.processed()).isEqualTo(records));
+      }
+      Map<Long, Integer> seen = new HashMap<>();
+      groups.forEach(g -> g.getValue().forEach(p -> seen.merge(p, 1, Integer::sum)));
+      assertThat(seen).as("every record reached a sink").hasSize((int) records);
+    }
   }
 
   private Map<String, Long> owners(long instance) throws Exception {

@@ -39,7 +39,13 @@ final class BatchResumeCommand implements Callable<Integer> {
     return store.use(
         "batch blocks",
         application -> {
-          BatchEngine engine = BatchEngine.of(application);
+          // On a shared store, under a node lease with the sluice.jobs settings (node id, lease).
+          BatchEngine engine =
+              BatchEngine.of(
+                  application,
+                  () -> null,
+                  store.configuration().section(io.sluice.jobs.config.JobsConfig.class)
+                      ::executorConfig);
           BatchInstance before = engine.instance(id).orElse(null);
           if (before == null) {
             return BatchStopCommand.noSuchInstance(spec, id, application.storage().describe());

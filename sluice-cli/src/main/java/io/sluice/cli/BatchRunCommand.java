@@ -4,6 +4,7 @@ import io.sluice.batch.BatchEngine;
 import io.sluice.batch.BatchInstance;
 import io.sluice.batch.BatchJob;
 import io.sluice.batch.config.BatchConfig;
+import io.sluice.jobs.config.JobsConfig;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,7 +56,12 @@ final class BatchRunCommand implements Callable<Integer> {
     return store.use(
         "batch blocks",
         application -> {
-          BatchEngine engine = BatchEngine.of(application);
+          // On a shared store, under a node lease with the sluice.jobs settings (node id, lease).
+          BatchEngine engine =
+              BatchEngine.of(
+                  application,
+                  () -> null,
+                  store.configuration().section(JobsConfig.class)::executorConfig);
           BatchInstance before =
               engine.instances(chosen.name(), 20).stream()
                   .filter(i -> i.state().resumable())

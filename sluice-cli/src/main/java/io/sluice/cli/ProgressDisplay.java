@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.batch.BatchNodeWork;
 import io.sluice.batch.BatchProgress;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -78,16 +79,38 @@ final class ProgressDisplay {
     double done = Math.min(1, (double) p.processed() / expected);
     int filled = (int) Math.round(done * BAR_WIDTH);
     return String.format(
-        Locale.ROOT,
-        "[%s%s] %3d%%  %,d/%,d  %,.0f rec/s  %s  %,d failed",
-        "#".repeat(filled),
-        "-".repeat(BAR_WIDTH - filled),
-        (int) Math.floor(done * 100),
-        p.processed(),
-        expected,
-        p.rate(),
-        p.eta().map(eta -> "ETA " + JobText.age(eta)).orElse("ETA -"),
-        p.failed());
+            Locale.ROOT,
+            "[%s%s] %3d%%  %,d/%,d  %,.0f rec/s  %s  %,d failed",
+            "#".repeat(filled),
+            "-".repeat(BAR_WIDTH - filled),
+            (int) Math.floor(done * 100),
+            p.processed(),
+            expected,
+            p.rate(),
+            p.eta().map(eta -> "ETA " + JobText.age(eta)).orElse("ETA -"),
+            p.failed())
+        + nodes(p);
+  }
+
+  /** {@code on 3 nodes: host-a 34%, host-b 33%, host-c 33%}: empty for one process's run. */
+  static String nodes(BatchProgress p) {
+    if (p.nodes().isEmpty()) {
+      return "";
+    }
+    long all = p.nodes().stream().mapToLong(BatchNodeWork::processed).sum();
+    StringBuilder line =
+        new StringBuilder("  on ")
+            .append(p.nodes().size())
+            .append(p.nodes().size() == 1 ? " node: " : " nodes: ");
+    for (int i = 0; i < p.nodes().size(); i++) {
+      BatchNodeWork node = p.nodes().get(i);
+      line.append(i == 0 ? "" : ", ")
+          .append(node.node())
+          .append(' ')
+          .append(all == 0 ? 0 : node.processed() * 100 / all)
+          .append('%');
+    }
+    return line.toString();
   }
 
   /**
@@ -105,13 +128,14 @@ final class ProgressDisplay {
                     : p.processed() * 100 / p.expected().getAsLong())
             : "";
     return String.format(
-        Locale.ROOT,
-        "processed %,d%s, loaded %,d, %,.0f rec/s%s, %,d failed",
-        p.processed(),
-        of,
-        p.loaded(),
-        p.rate(),
-        p.eta().map(eta -> ", ETA " + JobText.age(eta)).orElse(""),
-        p.failed());
+            Locale.ROOT,
+            "processed %,d%s, loaded %,d, %,.0f rec/s%s, %,d failed",
+            p.processed(),
+            of,
+            p.loaded(),
+            p.rate(),
+            p.eta().map(eta -> ", ETA " + JobText.age(eta)).orElse(""),
+            p.failed())
+        + nodes(p);
   }
 }

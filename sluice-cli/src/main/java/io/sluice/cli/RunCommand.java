@@ -125,9 +125,31 @@ final class RunCommand implements Callable<Integer> {
     AutoCloseable batchBean = null;
     AutoCloseable discovery = null;
     try {
-      configuration.section(BatchConfig.class).launcher().bind(app);
+      // Batch runs on a shared store claim their blocks under the job node's lease (one lease per
+      // process); a batch-execute before the node is up waits for it. Without handlers, under a
+      // lease of their own with the sluice.jobs settings.
+      JobsConfig jobsConfig = configuration.section(JobsConfig.class);
+      java.util.concurrent.CompletableFuture<JobExecutor> node =
+          new java.util.concurrent.CompletableFuture<>();
+      configuration
+          .section(BatchConfig.class)
+          .launcher()
+          .bind(
+              app,
+              () -> {
+                JobExecutor started = node.join();
+                return started == null ? null : started.leaseHolder();
+              },
+              jobsConfig::executorConfig);
       app.start();
-      JobExecutor jobs = startJobNode(app, configuration.section(JobsConfig.class));
+      JobExecutor jobs;
+      try {
+        jobs = startJobNode(app, jobsConfig);
+      } catch (RuntimeException e) {
+        node.completeExceptionally(e);
+        throw e;
+      }
+      node.complete(jobs);
       beans = Jmx.register(app);
       nodeBean = jobs == null ? null : JobNodeJmx.register(jobs);
       batchBean =
@@ -222,6 +244,13 @@ final class RunCommand implements Callable<Integer> {
         "{} received: stopping; messages in flight get up to {} to finish",
         received,
         app.shutdownTimeout());
+    // Batch instances a flow started run on the application's store: they stop (resumable) while
+    // it is still open, and before the job node, whose lease their blocks are claimed under.
+    if (!batches.stopAll(app.shutdownTimeout())) {
+      LOG.warn(
+          "A batch instance had not stopped after {}; the next start of its job resumes it",
+          app.shutdownTimeout());
+    }
     if (jobs != null) {
       // The node stops before the flows. A running job is a message in a flow (JobHandler.flow),
       // and a stopping application refuses new messages: stopped first, the flows would fail the
@@ -230,13 +259,6 @@ final class RunCommand implements Callable<Integer> {
       // held but did not start, to other nodes or the next run, and leaves the store while it is
       // still open: the application closes it when it stops.
       jobs.close();
-    }
-    // Batch instances a flow started run on the application's store: they stop (resumable) while
-    // it is still open.
-    if (!batches.stopAll(app.shutdownTimeout())) {
-      LOG.warn(
-          "A batch instance had not stopped after {}; the next start of its job resumes it",
-          app.shutdownTimeout());
     }
     if (app.stop()) {
       LOG.info("Stopped cleanly");

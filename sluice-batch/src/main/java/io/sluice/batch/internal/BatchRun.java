@@ -3,6 +3,7 @@ package io.sluice.batch.internal;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.batch.BatchJob;
+import io.sluice.batch.BatchNodeWork;
 import io.sluice.batch.BatchProgress;
 import io.sluice.batch.BatchRecord;
 import io.sluice.batch.BatchResult;
@@ -80,6 +81,7 @@ public final class BatchRun {
   final AtomicLong processed = new AtomicLong();
   final AtomicLong processedThisRun = new AtomicLong();
   private volatile long startedNanos = System.nanoTime();
+  private volatile long processedAtStart;
   private final String onComplete;
   final UnreadableBlocks unreadable;
   OutputWriter<Flight> output;
@@ -98,6 +100,9 @@ public final class BatchRun {
 
   /** The claims of a run on a shared store; null unless shared. */
   final SharedClaims claims;
+
+  /** A shared store out of reach: told once, then summarised, until it answers again. */
+  final io.sluice.core.logging.RepeatedFailureLog outage;
 
   /** Whether a shared run found nothing left to claim now: its aggregators hand partial groups. */
   volatile boolean idle;
@@ -180,6 +185,11 @@ public final class BatchRun {
     this.stopPolling = new StopPolling(store, instance, job.name(), leases != null);
     this.summary = new RunSummary(this);
     this.claims = leases == null ? null : new SharedClaims(this);
+    this.outage =
+        new io.sluice.core.logging.RepeatedFailureLog(
+            LOG,
+            "Batch job " + job.name() + " instance " + instance + " reaching the store",
+            store.clock());
     this.unreadable = new UnreadableBlocks(job, store, registry);
     this.slots = new Semaphore(blocksInFlight(job));
     this.movers =
@@ -216,8 +226,31 @@ public final class BatchRun {
     };
   }
 
-  /** Where the run is now. */
+  /** The instance's totals on a shared store, as last read, and when (System.nanoTime). */
+  private volatile Shared totals;
+
+  private record Shared(
+      long read, long loaded, long processed, long failed, List<BatchNodeWork> nodes) {}
+
+  /**
+   * Where the run is now. On a shared store, where the whole instance is, all nodes together (read
+   * at most twice a second), with what each node did; the rate is the instance's since this node's
+   * run began.
+   */
   public BatchProgress progress() {
+    if (leases != null) {
+      Shared at = sharedTotals();
+      if (at != null) {
+        return new BatchProgress(
+            at.loaded(),
+            at.processed(),
+            at.failed(),
+            job.input().expectedRecords(),
+            Duration.ofNanos(System.nanoTime() - startedNanos),
+            Math.max(0, at.processed() - processedAtStart),
+            at.nodes());
+      }
+    }
     return new BatchProgress(
         loaded.get(),
         processed.get(),
@@ -225,6 +258,27 @@ public final class BatchRun {
         job.input().expectedRecords(),
         Duration.ofNanos(System.nanoTime() - startedNanos),
         processedThisRun.get());
+  }
+
+  private Shared sharedTotals() {
+    long now = System.nanoTime();
+    Shared last = totals;
+    if (last != null && now - last.read() < 500_000_000L) {
+      return last;
+    }
+    try {
+      InstanceTable.Instance at = store.find(instance).orElse(null);
+      if (at == null) {
+        return last;
+      }
+      Shared read =
+          new Shared(now, at.loaded(), at.processed(), at.failed(), store.nodes(instance));
+      totals = read;
+      return read;
+    } catch (RuntimeException e) {
+      // The display shows what it read last; the run meets the storage's failure where it counts.
+      return last;
+    }
   }
 
   /** Asks the run to stop: no block is dispatched to a step any more; those in flight finish. */
@@ -248,6 +302,7 @@ public final class BatchRun {
       failed.set(at.failed());
       loaded.set(at.loaded());
       processed.set(at.processed());
+      processedAtStart = at.processed();
       if (job.output() != null) {
         output =
             OutputWriter.open(
@@ -349,6 +404,20 @@ public final class BatchRun {
     }
   }
 
+  /**
+   * A shared store did not answer ({@code e}): told once, then summarised; the run waits for it
+   * (its claims pause, what it held stays stored).
+   */
+  void unreachable(Throwable e) {
+    outage.failed(
+        "Batch job {} instance {}: node {} cannot reach the store ({}); it claims nothing, its"
+            + " blocks stay stored at their step, and it goes on when the store answers",
+        job.name(),
+        instance,
+        lease,
+        describe(e));
+  }
+
   /** The run cannot go on: it fails with {@code e}'s description, nothing more is dispatched. */
   void fail(Throwable e) {
     error.compareAndSet(null, describe(e));
@@ -440,6 +509,22 @@ public final class BatchRun {
       if (left.isEmpty()) {
         aggregation.group(true);
         return;
+      }
+      left.forEach(parked -> abandon(parked.flight));
+    }
+  }
+
+  /**
+   * Lets every block parked at an aggregator go unmoved, its records in no group: what a node does
+   * with what it held under a lease it lost (the blocks are another node's now).
+   */
+  void abandonParked() {
+    for (Aggregation aggregation : aggregations.values()) {
+      List<Aggregation.Parked> left;
+      synchronized (aggregation) {
+        left = List.copyOf(aggregation.parked);
+        aggregation.parked.clear();
+        aggregation.waiting.clear();
       }
       left.forEach(parked -> abandon(parked.flight));
     }

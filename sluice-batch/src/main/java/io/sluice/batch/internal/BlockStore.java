@@ -771,19 +771,9 @@ public final class BlockStore {
         == 1;
   }
 
-  /** The work of one node on a shared instance: records through the last step, failed, blocks. */
-  public record NodeWork(String node, long processed, long failed, long blocks, long updatedAt) {}
-
   /** What each node did of {@code instance}, by node; empty for an instance of one process. */
-  public List<NodeWork> nodes(long instance) {
-    return sql.query(
-        "read the nodes of batch instance " + instance,
-        "SELECT node, processed, failed, blocks, updated_at FROM sluice_batch_node"
-            + " WHERE instance_id = ? ORDER BY node",
-        rs ->
-            new NodeWork(
-                rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)),
-        instance);
+  public List<io.sluice.batch.BatchNodeWork> nodes(long instance) {
+    return instances.nodes(instance);
   }
 
   /**

@@ -9,6 +9,7 @@ import io.sluice.batch.StepCounts;
 import io.sluice.core.Backoff;
 import io.sluice.core.Message;
 import io.sluice.core.ThrottledException;
+import io.sluice.core.store.SqlStates;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -221,7 +222,20 @@ final class Dispatch {
               newlyFailed,
               run.lease);
     } catch (RuntimeException e) {
+      if (run.leases != null && SqlStates.unreachable(e)) {
+        // A shared store out of reach: the block stays stored at its step, held under this
+        // node's lease, and is run again (here once the lease is renewed, or by another node once
+        // it lapsed). The run goes on: its loop waits for the store.
+        run.unreachable(e);
+        run.leave(flight);
+        return;
+      }
       failed(flight, e);
+      return;
+    }
+    if (!moved && run.leases != null) {
+      // Not held under this run's lease any more (it lapsed): another node has the block.
+      run.leave(flight);
       return;
     }
     if (moved) {

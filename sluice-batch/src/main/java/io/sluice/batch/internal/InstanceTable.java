@@ -104,6 +104,25 @@ public final class InstanceTable {
         == 1;
   }
 
+  /**
+   * What each node did of instance {@code id} on a shared store ({@code sluice_batch_node}, V12),
+   * by node; empty when one process ran it.
+   */
+  public List<io.sluice.batch.BatchNodeWork> nodes(long id) {
+    return sql.query(
+        "read the nodes of batch instance " + id,
+        "SELECT node, processed, failed, blocks, updated_at FROM sluice_batch_node"
+            + " WHERE instance_id = ? ORDER BY node",
+        rs ->
+            new io.sluice.batch.BatchNodeWork(
+                rs.getString(1),
+                rs.getLong(2),
+                rs.getLong(3),
+                rs.getLong(4),
+                java.time.Instant.ofEpochMilli(rs.getLong(5))),
+        id);
+  }
+
   /** The stored parameters of instance {@code id}; null when it has none. */
   public byte[] parameters(long id) {
     List<byte[]> found =

@@ -103,7 +103,7 @@ final class RunSummary {
       ended = run.store.end(run.instance, state, summary(result));
     }
     LOG.info(
-        "Batch job {} instance {} {}: {} loaded, {} processed, {} successful, {} failed in {} ms{}",
+        "Batch job {} instance {} {}: {} loaded, {} processed, {} successful, {} failed in {} ms{}{}",
         run.job.name(),
         run.instance,
         state,
@@ -112,7 +112,16 @@ final class RunSummary {
         result.successful(),
         result.failed(),
         elapsed.toMillis(),
-        message == null ? "" : " (" + message + ")");
+        message == null ? "" : " (" + message + ")",
+        run.leases == null
+            ? ""
+            : " [node "
+                + run.lease
+                + ", "
+                + run.processedThisRun.get()
+                + " of them here"
+                + (ended ? "; it wrote the end" : "")
+                + "]");
     return result;
   }
 

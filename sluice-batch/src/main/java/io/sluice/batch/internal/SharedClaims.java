@@ -2,6 +2,8 @@ package io.sluice.batch.internal;
 
 import io.sluice.batch.BatchState;
 import io.sluice.core.Backoff;
+import io.sluice.core.store.SqlStates;
+import io.sluice.jobs.spi.NodeLease;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -27,12 +29,17 @@ final class SharedClaims {
   /** How many stored blocks no node holds before the loader waits for the nodes to claim some. */
   static final int AHEAD = 64;
 
+  /** The pause of a node whose store did not answer: 100 ms doubled up to 2 s. */
+  private static final Backoff OUTAGE =
+      Backoff.doubling(Duration.ofMillis(100), Duration.ofMillis(2_000));
+
   /** The pause of a node that found nothing to claim: 5 ms doubled up to 200 ms. */
   private static final Backoff IDLE =
       Backoff.doubling(Duration.ofMillis(5), Duration.ofMillis(200));
 
   private final BatchRun run;
   private volatile Thread loader;
+  private boolean looked;
 
   SharedClaims(BatchRun run) {
     this.run = run;
@@ -57,46 +64,50 @@ final class SharedClaims {
     }
   }
 
-  /** Claims and runs blocks (loading the input when no other node does) until the instance ends. */
+  /**
+   * Claims and runs blocks (loading the input when no other node does) until the instance ends. A
+   * store out of reach pauses the claims; a lost lease (the node paused, or the store away, past
+   * it) lets what was held under it go and rejoins under the new one.
+   */
   void run() {
     int misses = 0;
-    while (run.mayDispatch()) {
-      takeLoading();
-      int room = Math.min(CLAIM, run.slots.availablePermits());
-      if (room == 0) {
-        awaitSlot();
-        continue;
-      }
-      List<BlockStore.Block> claimed = run.store.claim(run.instance, run.lease, room);
-      if (!claimed.isEmpty()) {
-        misses = 0;
-        run.idle = false;
-        for (BlockStore.Block block : claimed) {
-          if (block.unreadable() == null) {
-            run.dispatch(block);
-          } else {
-            run.loading.dropUnreadable(block);
-          }
+    int failures = 0;
+    while (true) {
+      if (!run.holdsLease() && !run.stopping && !run.limitPassed()) {
+        if (!rejoin()) {
+          break;
         }
         continue;
       }
-      BlockStore.Shared at = run.store.shared(run.instance);
-      run.failed.accumulateAndGet(failedOf(), Math::max);
-      if (at.finished()) {
-        run.inputRead = true;
+      if (!run.mayDispatch()) {
         break;
       }
-      if (at.stopRequested() || at.state() == BatchState.STOPPED) {
-        run.stopping = true;
-        break;
+      try {
+        Boolean more = claimOnce();
+        if (run.outage.recovered()) {
+          LOG.info(
+              "Batch job {} instance {}: node {} reaches the store again",
+              run.job.name(),
+              run.instance,
+              run.lease);
+        }
+        failures = 0;
+        if (more == null) {
+          break;
+        }
+        if (more) {
+          misses = 0;
+        } else {
+          pause(IDLE.delay(misses++));
+        }
+      } catch (RuntimeException e) {
+        if (!SqlStates.unreachable(e)) {
+          run.fail(e);
+          break;
+        }
+        run.unreachable(e);
+        pause(OUTAGE.delay(failures++));
       }
-      if (at.inputDone() && at.claimable() == 0) {
-        // Nothing left to claim: what this node's aggregators hold goes to their sinks now, or the
-        // nodes would wait for each other's last groups.
-        run.idle = true;
-        run.maybeFinish();
-      }
-      pause(IDLE.delay(misses++));
     }
     Thread loading = loader;
     if (loading != null) {
@@ -107,6 +118,94 @@ final class SharedClaims {
         run.stopping = true;
       }
     }
+  }
+
+  /**
+   * One claim: true when it claimed blocks (or waited for a free place), false when there was
+   * nothing to claim now, null when the run is over (the instance is through, or stopped).
+   */
+  private Boolean claimOnce() {
+    if (!looked) {
+      looked = true;
+      takeLoading(); // the first look: whether this node loads
+    }
+    int room = Math.min(CLAIM, run.slots.availablePermits());
+    if (room == 0) {
+      awaitSlot();
+      return true;
+    }
+    List<BlockStore.Block> claimed = run.store.claim(run.instance, run.lease, room);
+    if (!claimed.isEmpty()) {
+      run.idle = false;
+      for (BlockStore.Block block : claimed) {
+        if (block.unreadable() == null) {
+          run.dispatch(block);
+        } else {
+          run.loading.dropUnreadable(block);
+        }
+      }
+      return true;
+    }
+    BlockStore.Shared at = run.store.shared(run.instance);
+    run.failed.accumulateAndGet(failedOf(), Math::max);
+    if (at.finished()) {
+      run.inputRead = true;
+      return null;
+    }
+    if (at.stopRequested() || at.state() == BatchState.STOPPED) {
+      run.stopping = true;
+      return null;
+    }
+    if (!at.inputDone() && !at.loading()) {
+      takeLoading(); // nobody loads: none began, or the loader's lease lapsed
+    }
+    if (at.inputDone() && at.claimable() == 0) {
+      // Nothing left to claim: what this node's aggregators hold goes to their sinks now, or the
+      // nodes would wait for each other's last groups.
+      run.idle = true;
+      run.maybeFinish();
+    }
+    return false;
+  }
+
+  /**
+   * After the lease the run claimed under was lost: waits until nothing of it is in flight (its
+   * commits are refused, its aggregators' parked blocks let go), then for the node's new lease, and
+   * goes on under it. False when the run stops meanwhile.
+   */
+  private boolean rejoin() {
+    LOG.warn(
+        "Batch job {} instance {}: node {} lost its lease; what it held under it is left to the"
+            + " other nodes (its late commits are refused), and it rejoins under a new lease",
+        run.job.name(),
+        run.instance,
+        run.lease);
+    while (run.active.get() > 0 || run.groupsInFlight.get() > 0) {
+      if (run.stopping) {
+        return false;
+      }
+      pause(Duration.ofMillis(10));
+    }
+    run.abandonParked();
+    int misses = 0;
+    while (!run.stopping) {
+      NodeLease now = run.leases.lease();
+      if (now != null && !now.equals(run.lease) && run.leases.holds(now)) {
+        run.lease = now;
+        run.idle = false;
+        if (run.output != null) {
+          run.output.fencedBy(now);
+        }
+        LOG.info(
+            "Batch job {} instance {}: node {} rejoins the instance",
+            run.job.name(),
+            run.instance,
+            now);
+        return true;
+      }
+      pause(IDLE.delay(misses++));
+    }
+    return false;
   }
 
   private long failedOf() {
@@ -121,27 +220,42 @@ final class SharedClaims {
     if (run.inputRead || !run.store.takeLoading(run.instance, run.lease)) {
       return;
     }
-    long position = run.store.find(run.instance).orElseThrow().inputPosition();
-    LOG.info(
-        "Batch job {} instance {}: node {} loads its input from position {}",
-        run.job.name(),
-        run.instance,
-        run.lease,
-        position);
     loader =
         Thread.ofPlatform()
             .name("sluice-batch-" + run.job.name() + "-" + run.instance + "-loader")
             .daemon(true)
-            .start(
-                () -> {
-                  try {
-                    run.loading.load(position);
-                  } catch (LoadingLostException e) {
-                    LOG.warn("Batch job {}: {}", run.job.name(), e.getMessage());
-                  } catch (RuntimeException | Error e) {
-                    run.fail(e);
-                  }
-                });
+            .start(this::load);
+  }
+
+  /**
+   * Loads the input from the stored position; a store out of reach pauses the loading, which then
+   * reads again from the position stored (blocks stored before are not stored twice).
+   */
+  private void load() {
+    int failures = 0;
+    while (run.mayDispatch()) {
+      try {
+        long position = run.store.find(run.instance).orElseThrow().inputPosition();
+        LOG.info(
+            "Batch job {} instance {}: node {} loads its input from position {}",
+            run.job.name(),
+            run.instance,
+            run.lease,
+            position);
+        run.loading.load(position);
+        return;
+      } catch (LoadingLostException e) {
+        LOG.warn("Batch job {}: {}", run.job.name(), e.getMessage());
+        return;
+      } catch (RuntimeException | Error e) {
+        if (!SqlStates.unreachable(e)) {
+          run.fail(e);
+          return;
+        }
+        run.unreachable(e);
+        pause(OUTAGE.delay(failures++));
+      }
+    }
   }
 
   /**

@@ -1,0 +1,44 @@
+package io.sluice.core.store;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Set;
+
+/**
+ * What the drivers' errors say about the database: the one reading of "the database cannot be
+ * reached" (the db connector's {@code DB:CONNECTIVITY}, a batch run pausing through an outage).
+ */
+public final class SqlStates {
+
+  /**
+   * PostgreSQL's states of a server that went away: admin_shutdown ({@code pg_terminate_backend}),
+   * crash_shutdown, cannot_connect_now.
+   */
+  private static final Set<String> SERVER_GONE = Set.of("57P01", "57P02", "57P03");
+
+  private SqlStates() {}
+
+  /**
+   * Whether {@code e}, or a cause of it, says the database cannot be reached: a connection error
+   * (SQL state class 08, a pool with no connection to give, a broken connection) or a server shut
+   * down; not a statement the database refused.
+   */
+  public static boolean unreachable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLTransientConnectionException
+          || t instanceof SQLNonTransientConnectionException
+          || t instanceof SQLRecoverableException) {
+        return true;
+      }
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        if (state.startsWith("08") || SERVER_GONE.contains(state)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}

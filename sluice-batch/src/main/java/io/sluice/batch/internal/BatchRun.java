@@ -371,6 +371,7 @@ public final class BatchRun {
       processedThisRun.addAndGet(records);
       processedMeter.increment(records);
       flight.written = true;
+      flight.settled = true;
       leave(flight);
     }
 
@@ -463,6 +464,11 @@ public final class BatchRun {
       stopping = true;
       return;
     }
+    dispatchHolding(block);
+  }
+
+  /** Sends {@code block} to its step on a place in flight taken already. */
+  void dispatchHolding(BlockStore.Block block) {
     inFlight.register();
     active.incrementAndGet();
     if (output != null) {
@@ -531,6 +537,10 @@ public final class BatchRun {
   }
 
   private void abandon(Flight flight) {
+    if (claims != null && !flight.settled) {
+      flight.settled = true;
+      claims.drop(flight.block.number());
+    }
     if (output != null && !flight.written) {
       // It leaves without its lines: the output writes nothing after it in this run.
       output.gone(flight.block.number());

@@ -114,7 +114,22 @@ final class BlockLoading {
   private void storeAndDispatch(List<LoadCommitter.Group> groups) {
     List<BlockStore.Loaded> blocks = new ArrayList<>();
     groups.forEach(g -> blocks.addAll(g.blocks()));
-    List<Boolean> stored = run.store.load(run.instance, blocks, groups.getLast().next(), run.lease);
+    // On a shared store, the blocks this node has free places for now are stored claimed by it and
+    // run from memory (no claim to make, no records to read back); the rest wait for any node's
+    // claim. A job with an output file has its blocks claimed in order instead.
+    int own = 0;
+    if (run.lease != null && run.output == null) {
+      while (own < blocks.size() && run.slots.tryAcquire()) {
+        own++;
+      }
+    }
+    List<Boolean> stored;
+    try {
+      stored = run.store.load(run.instance, blocks, groups.getLast().next(), run.lease, own);
+    } catch (RuntimeException | Error e) {
+      run.slots.release(own);
+      throw e;
+    }
     for (int i = 0; i < blocks.size(); i++) {
       BlockStore.Loaded block = blocks.get(i);
       if (stored.get(i)) {
@@ -125,7 +140,16 @@ final class BlockLoading {
       }
     }
     if (run.lease != null) {
-      // A shared store: every node (this one too) claims the blocks it runs.
+      for (int i = 0; i < own; i++) {
+        BlockStore.Loaded block = blocks.get(i);
+        if (stored.get(i)) {
+          run.dispatchHolding(
+              new BlockStore.Block(run.instance, block.number(), 0, block.records()));
+        } else {
+          run.slots.release(); // stored before (a loading taken over): whoever holds it runs it
+        }
+      }
+      run.claims.loaded();
       return;
     }
     for (BlockStore.Loaded block : blocks) {

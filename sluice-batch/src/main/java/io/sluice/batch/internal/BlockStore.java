@@ -228,6 +228,15 @@ public final class BlockStore {
    */
   public List<Boolean> load(
       long instance, List<Loaded> blocks, long nextPosition, NodeLease loader) {
+    return load(instance, blocks, nextPosition, loader, 0);
+  }
+
+  /**
+   * As {@link #load(long, List, long, NodeLease)}, the first {@code claimed} blocks stored claimed
+   * by {@code loader} (the loading node runs them itself, from memory, with no claim to make).
+   */
+  public List<Boolean> load(
+      long instance, List<Loaded> blocks, long nextPosition, NodeLease loader, int claimed) {
     List<byte[]> stored = new ArrayList<>(blocks.size());
     blocks.forEach(block -> stored.add(values.write(new ArrayList<>(block.records()))));
     long now = clock.millis();
@@ -237,7 +246,7 @@ public final class BlockStore {
           PreparedStatement insert =
               tx.prepare(
                   "INSERT INTO sluice_batch_block (instance_id, block_no, step, records,"
-                      + " record_count) VALUES (?, ?, 0, ?, ?)"
+                      + " record_count, owner, epoch) VALUES (?, ?, 0, ?, ?, ?, ?)"
                       + " ON CONFLICT (instance_id, block_no) DO NOTHING");
           List<Boolean> inserted = new ArrayList<>(blocks.size());
           List<BatchRecord> unreadable = new ArrayList<>();
@@ -245,7 +254,15 @@ public final class BlockStore {
           long failed = 0;
           for (int i = 0; i < blocks.size(); i++) {
             Loaded block = blocks.get(i);
-            bind(insert, instance, block.number(), stored.get(i), block.records().size());
+            boolean owned = i < claimed && loader != null;
+            bind(
+                insert,
+                instance,
+                block.number(),
+                stored.get(i),
+                block.records().size(),
+                owned ? loader.node() : null,
+                owned ? loader.epoch() : null);
             boolean fresh = insert.executeUpdate() == 1;
             inserted.add(fresh);
             if (fresh) {
@@ -688,6 +705,28 @@ public final class BlockStore {
   }
 
   /**
+   * Lets go of blocks {@code numbers} of {@code instance} if held under {@code lease} (a run that
+   * left them unmoved: a stop, a store out of reach, a lease that lapsed on this node's clock but
+   * not on the database's); returns how many it let go.
+   */
+  public int release(long instance, NodeLease lease, List<Long> numbers) {
+    Object[] parameters = new Object[numbers.size() + 3];
+    parameters[0] = instance;
+    parameters[1] = lease.node();
+    parameters[2] = lease.epoch();
+    for (int i = 0; i < numbers.size(); i++) {
+      parameters[i + 3] = numbers.get(i);
+    }
+    return sql.update(
+        "release " + numbers.size() + " block(s) of batch instance " + instance,
+        "UPDATE sluice_batch_block SET owner = NULL, epoch = NULL WHERE instance_id = ? AND"
+            + " owner = ? AND epoch = ? AND block_no IN ("
+            + String.join(", ", java.util.Collections.nCopies(numbers.size(), "?"))
+            + ")",
+        parameters);
+  }
+
+  /**
    * Takes the loading of {@code instance}'s input for {@code lease} when its input is not all read
    * and no node with a valid lease loads it (none began, or the loader's lease lapsed: it died, or
    * slept past it); false, changing nothing, when another node loads it or the input is read.
@@ -708,6 +747,22 @@ public final class BlockStore {
             lease.node(),
             lease.epoch())
         == 1;
+  }
+
+  /**
+   * How many blocks of {@code instance} no node with a valid lease holds, counted up to {@code
+   * max}: whether the loader is far enough ahead of the nodes' claims.
+   */
+  public long claimable(long instance, int max) {
+    return db.query(
+            "count the unclaimed blocks of batch instance " + instance,
+            "SELECT COUNT(*) FROM (SELECT 1 FROM sluice_batch_block c WHERE c.instance_id = ? AND "
+                + LeaseHolder.lapsedSql(type, "c.owner", "c.epoch")
+                + " LIMIT ?) ahead",
+            rs -> rs.getLong(1),
+            instance,
+            (long) max)
+        .getFirst();
   }
 
   /**

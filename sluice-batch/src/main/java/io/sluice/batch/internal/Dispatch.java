@@ -235,8 +235,12 @@ final class Dispatch {
     }
     if (!moved && run.leases != null) {
       // Not held under this run's lease any more (it lapsed): another node has the block.
+      flight.settled = true;
       run.leave(flight);
       return;
+    }
+    if (moved && last) {
+      flight.settled = true;
     }
     if (moved) {
       run.failed.addAndGet(newlyFailed.size());

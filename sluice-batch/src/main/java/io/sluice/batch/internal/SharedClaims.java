@@ -6,6 +6,7 @@ import io.sluice.core.store.SqlStates;
 import io.sluice.jobs.spi.NodeLease;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +40,16 @@ final class SharedClaims {
 
   private final BatchRun run;
   private volatile Thread loader;
+
+  /** Blocks that left this run unmoved, to let go of. */
+  private final java.util.Queue<Long> dropped = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+  /** Given when this node's loader stored blocks: its claims look again at once. */
+  private final Semaphore stored = new Semaphore(0);
+
+  /** Given when this node claimed blocks: its loader, waiting for room, looks again at once. */
+  private final Semaphore claimed = new Semaphore(0);
+
   private boolean looked;
 
   SharedClaims(BatchRun run) {
@@ -98,7 +109,9 @@ final class SharedClaims {
         if (more) {
           misses = 0;
         } else {
-          pause(IDLE.delay(misses++));
+          // Woken at once when this node's loader stores blocks; another node's are seen at the
+          // next look.
+          await(stored, IDLE.delay(misses++));
         }
       } catch (RuntimeException e) {
         if (!SqlStates.unreachable(e)) {
@@ -125,6 +138,7 @@ final class SharedClaims {
    * nothing to claim now, null when the run is over (the instance is through, or stopped).
    */
   private Boolean claimOnce() {
+    releaseDropped();
     if (!looked) {
       looked = true;
       takeLoading(); // the first look: whether this node loads
@@ -137,6 +151,7 @@ final class SharedClaims {
     List<BlockStore.Block> claimed = run.store.claim(run.instance, run.lease, room);
     if (!claimed.isEmpty()) {
       run.idle = false;
+      this.claimed.release();
       for (BlockStore.Block block : claimed) {
         if (block.unreadable() == null) {
           run.dispatch(block);
@@ -156,8 +171,8 @@ final class SharedClaims {
       run.stopping = true;
       return null;
     }
-    if (!at.inputDone() && !at.loading()) {
-      takeLoading(); // nobody loads: none began, or the loader's lease lapsed
+    if (!at.inputDone() && (loader == null || !loader.isAlive())) {
+      takeLoading(); // if nobody loads: none began, or the loader's lease lapsed
     }
     if (at.inputDone() && at.claimable() == 0) {
       // Nothing left to claim: what this node's aggregators hold goes to their sinks now, or the
@@ -190,7 +205,9 @@ final class SharedClaims {
     int misses = 0;
     while (!run.stopping) {
       NodeLease now = run.leases.lease();
-      if (now != null && !now.equals(run.lease) && run.leases.holds(now)) {
+      if (now != null && run.leases.holds(now)) {
+        // A new lease; or the same, renewed in time on the database's clock after this node's
+        // own clock gave it up: what was let go meanwhile is released at the next claim.
         run.lease = now;
         run.idle = false;
         if (run.output != null) {
@@ -233,7 +250,7 @@ final class SharedClaims {
    */
   private void load() {
     int failures = 0;
-    while (run.mayDispatch()) {
+    while (!run.inputRead && run.mayDispatch()) {
       try {
         long position = run.store.find(run.instance).orElseThrow().inputPosition();
         LOG.info(
@@ -243,7 +260,7 @@ final class SharedClaims {
             run.lease,
             position);
         run.loading.load(position);
-        return;
+        failures = 0;
       } catch (LoadingLostException e) {
         LOG.warn("Batch job {}: {}", run.job.name(), e.getMessage());
         return;
@@ -265,11 +282,53 @@ final class SharedClaims {
   void awaitRoomToLoad() {
     int misses = 0;
     while (run.mayDispatch()) {
-      BlockStore.Shared at = run.store.shared(run.instance);
-      if (at.claimable() < AHEAD) {
+      if (run.store.claimable(run.instance, AHEAD) < AHEAD) {
         return;
       }
-      pause(IDLE.delay(misses++));
+      await(claimed, IDLE.delay(misses++));
+    }
+  }
+
+  /**
+   * Notes that block {@code number} left this run unmoved, still held under the run's lease: it is
+   * let go at the next claim (or when the store answers again), so that a node runs it.
+   */
+  void drop(long number) {
+    dropped.add(number);
+  }
+
+  private void releaseDropped() {
+    if (dropped.isEmpty()) {
+      return;
+    }
+    List<Long> numbers = new java.util.ArrayList<>();
+    for (Long number = dropped.poll(); number != null; number = dropped.poll()) {
+      numbers.add(number);
+    }
+    try {
+      for (int from = 0; from < numbers.size(); from += 100) {
+        run.store.release(
+            run.instance, run.lease, numbers.subList(from, Math.min(numbers.size(), from + 100)));
+      }
+    } catch (RuntimeException e) {
+      dropped.addAll(numbers); // again at the next look
+      throw e;
+    }
+  }
+
+  /** Tells the claims that this node's loader stored blocks. */
+  void loaded() {
+    stored.release();
+  }
+
+  /** Waits up to {@code delay} for {@code signal}, then forgets the signals given meanwhile. */
+  private void await(Semaphore signal, Duration delay) {
+    try {
+      signal.tryAcquire(delay.toNanos(), TimeUnit.NANOSECONDS);
+      signal.drainPermits();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      run.stopping = true;
     }
   }
 

@@ -302,6 +302,68 @@ public final class BatchEngine {
     throw new BatchStartRefusedException(job.name(), key, at.id(), why);
   }
 
+  /** Whether this engine's store is shared by nodes (PostgreSQL): its instances can be joined. */
+  public boolean shared() {
+    return store.shared();
+  }
+
+  /**
+   * The instances of {@code job} that other nodes run on this shared store and that have blocks no
+   * node holds (work for one more node), oldest first; those with another definition are left out
+   * and told to {@code differs} (the instance and what differs). Empty on one process's store.
+   */
+  public List<Long> joinable(BatchJob job, java.util.function.BiConsumer<Long, String> differs) {
+    if (!store.shared()) {
+      return List.of();
+    }
+    List<Long> ids = new java.util.ArrayList<>();
+    for (InstanceTable.Instance at : store.list(job.name(), 20).reversed()) {
+      boolean live = at.state() == BatchState.LOADING || at.state() == BatchState.RUNNING;
+      if (!live || running.containsKey(at.id()) || store.shared(at.id()).claimable() == 0) {
+        continue;
+      }
+      if (!at.definition().equals(job.definition())) {
+        differs.accept(
+            at.id(), Definitions.differences(store.definitionText(at.id()), job.definitionText()));
+        continue;
+      }
+      ids.add(at.id());
+    }
+    return ids;
+  }
+
+  /**
+   * Joins instance {@code id} of {@code job}, which other nodes run on this shared store: this node
+   * claims its blocks too (a job whose input is the message never loads: only the node the message
+   * started it on can). Refused when it is not loading or running, runs here already, or has
+   * another definition.
+   */
+  public Execution join(BatchJob job, long id) {
+    InstanceTable.Instance at =
+        store.find(id).orElseThrow(() -> refused(id, "there is no batch instance " + id));
+    boolean live = at.state() == BatchState.LOADING || at.state() == BatchState.RUNNING;
+    if (!store.shared() || !live || !at.job().equals(job.name())) {
+      throw refused(
+          id,
+          "instance "
+              + id
+              + " of job '"
+              + at.job()
+              + "' is "
+              + at.state()
+              + (store.shared() ? "" : " on a store of one process")
+              + ": only an instance other nodes run on a shared store can be joined");
+    }
+    if (!at.definition().equals(job.definition())) {
+      throw BatchStartRefusedException.join(
+          job.name(),
+          id,
+          "is run by other nodes with another configuration: "
+              + Definitions.differences(store.definitionText(id), job.definitionText()));
+    }
+    return execute(job, id);
+  }
+
   /** Refuses a job whose records only a start from a flow can give (input: message). */
   private static void readable(BatchJob job) {
     if (job.input() instanceof MessageInput) {

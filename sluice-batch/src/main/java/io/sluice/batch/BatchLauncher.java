@@ -48,6 +48,12 @@ public final class BatchLauncher {
   private volatile Application application;
   private volatile BatchEngine engine;
 
+  /** Joins other nodes' instances on a shared store ({@link #joinOthers}); null until then. */
+  private java.util.concurrent.ScheduledExecutorService joiner;
+
+  /** The instances told to differ from this configuration, not to tell again every second. */
+  private final Set<String> toldDiffers = ConcurrentHashMap.newKeySet();
+
   /** A launcher of no job yet, not yet bound to an application. */
   public BatchLauncher() {}
 
@@ -77,6 +83,64 @@ public final class BatchLauncher {
       Application value, Supplier<LeaseHolder> shared, Supplier<JobExecutorConfig> node) {
     this.application = value;
     this.engine = BatchEngine.of(value, shared, node);
+  }
+
+  /**
+   * On a shared store (PostgreSQL), looks every {@code every} for instances of this launcher's jobs
+   * that other nodes run and that have blocks waiting for a node, and joins them: a job a flow of
+   * one node started runs on every node of the configuration ({@code sluice run} starts this once
+   * the application runs). Does nothing on one process's store. {@link #stopAll} ends it.
+   */
+  public synchronized void joinOthers(Duration every) {
+    BatchEngine bound = engine;
+    if (bound == null || !bound.shared() || joiner != null) {
+      return;
+    }
+    joiner =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("sluice-batch-joiner").daemon(true).factory());
+    joiner.scheduleWithFixedDelay(
+        this::joinWaiting, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void joinWaiting() {
+    BatchEngine bound = engine;
+    for (BatchJob job : jobs.values()) {
+      try {
+        for (long id :
+            bound.joinable(
+                job,
+                (instance, differs) -> {
+                  if (toldDiffers.add(job.name() + "#" + instance)) {
+                    LOG.warn(
+                        "Batch job '{}' instance {} runs on other nodes with another"
+                            + " configuration ({}); this node does not join it",
+                        job.name(),
+                        instance,
+                        differs);
+                  }
+                })) {
+          join(job, id);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Batch job '{}': could not look for instances to join: {}", job.name(), e.toString());
+      }
+    }
+  }
+
+  private synchronized void join(BatchJob job, long id) {
+    boolean ownInput = !(job.input() instanceof MessageInput);
+    if (ownInput && running.containsKey(job.name())) {
+      return;
+    }
+    BatchEngine.Execution execution = engine.join(job, id);
+    LOG.info("Batch job '{}': this node joins instance {}, which other nodes run", job.name(), id);
+    if (ownInput) {
+      running.put(job.name(), execution);
+      execution.result().whenComplete((result, error) -> running.remove(job.name(), execution));
+    }
+    follow(job.name(), execution, null, Map.of());
   }
 
   /** Whether a job of this name can be started. */
@@ -335,6 +399,11 @@ public final class BatchLauncher {
    * waits up to {@code timeout} for them to end; false when one had not.
    */
   public boolean stopAll(Duration timeout) throws InterruptedException {
+    synchronized (this) {
+      if (joiner != null) {
+        joiner.shutdownNow();
+      }
+    }
     List<BatchEngine.Execution> stopping = List.copyOf(started);
     stopping.forEach(BatchEngine.Execution::stop);
     long deadline = System.nanoTime() + timeout.toNanos();

@@ -268,6 +268,59 @@ class AnInstanceRunsOnSeveralNodesTest {
     }
   }
 
+  @Test
+  void aLauncherJoinsTheInstancesAnotherNodesFlowStarted() throws Exception {
+    Node a = node("node-a");
+    Node b = node("node-b");
+    BatchJob fromMessage =
+        BatchJob.builder("spread")
+            .input(BatchInput.message())
+            .step(
+                BatchStep.builder("wait")
+                    .processor(
+                        Processor.of(
+                            ProcessingType.BLOCKING_IO,
+                            m -> {
+                              go.await();
+                              return m;
+                            }))
+                    .build())
+            .build();
+    BatchLauncher first = launcher(a, fromMessage);
+    BatchLauncher second = launcher(b, fromMessage);
+    second.joinOthers(Duration.ofMillis(100));
+    List<Object> records = new ArrayList<>();
+    for (long i = 0; i < RECORDS; i++) {
+      records.add(i);
+    }
+    BatchEngine.Execution started =
+        first.start("spread", null, io.sluice.core.Message.of(records), null);
+    // The records are stored before start returns; node-b sees blocks waiting and joins.
+    await().atMost(Duration.ofSeconds(30)).until(() -> owners(started.instance()).size() == 2);
+    go.countDown();
+
+    BatchResult result = started.result().get(120, TimeUnit.SECONDS);
+    assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
+    assertThat(result.processed()).isEqualTo(RECORDS);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> processedByNode(started.instance()).size() == 2);
+    Map<String, Long> byNode = processedByNode(started.instance());
+    assertThat(byNode.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(RECORDS);
+    assertThat(byNode.values()).allSatisfy(n -> assertThat(n).isPositive());
+    assertThat(first.stopAll(Duration.ofSeconds(30))).isTrue();
+    assertThat(second.stopAll(Duration.ofSeconds(30))).isTrue();
+  }
+
+  private BatchLauncher launcher(Node node, BatchJob job) {
+    BatchLauncher launcher = new BatchLauncher(List.of(job));
+    Application application =
+        Application.builder().storage(node.storage()).storedValues(EmbeddedBatch.VALUES).build();
+    open.add(application);
+    launcher.bind(application, node::lease, io.sluice.jobs.JobExecutorConfig::defaults);
+    return launcher;
+  }
+
   private Map<String, Long> owners(long instance) throws Exception {
     Map<String, Long> owners = new ConcurrentHashMap<>();
     try (Connection c = connection();

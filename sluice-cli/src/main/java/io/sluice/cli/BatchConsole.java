@@ -30,7 +30,30 @@ final class BatchConsole {
 
   /** Says which instance runs: a new one, or one resumed where {@code before} left it. */
   void begins(BatchJob job, long instance, BatchInstance before, String store) {
-    if (before == null) {
+    begins(job, instance, before, store, false);
+  }
+
+  /**
+   * As {@link #begins(BatchJob, long, BatchInstance, String)}; on a {@code shared} store, an
+   * instance loading or running is joined (or taken up, when no node runs it any more).
+   */
+  void begins(BatchJob job, long instance, BatchInstance before, String store, boolean shared) {
+    boolean live =
+        before != null
+            && (before.state() == BatchState.LOADING || before.state() == BatchState.RUNNING);
+    if (shared && live) {
+      out.printf(
+          Locale.ROOT,
+          "Batch job %s: this node joins instance %d, %s on the shared store (or takes it up if no"
+              + " node runs it any more): %,d loaded, %,d processed, %,d failed so far (store %s)%n",
+          job.name(),
+          instance,
+          before.state(),
+          before.loaded(),
+          before.processed(),
+          before.failed(),
+          store);
+    } else if (before == null) {
       out.printf(
           "Batch job %s: instance %d starts (input %s; store %s)%n",
           job.name(), instance, job.input().describe(), store);

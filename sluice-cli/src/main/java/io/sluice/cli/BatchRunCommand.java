@@ -73,7 +73,8 @@ final class BatchRunCommand implements Callable<Integer> {
               chosen,
               execution,
               before != null && before.id() == execution.instance() ? before : null,
-              application.storage().describe());
+              application.storage().describe(),
+              engine.shared());
         });
   }
 
@@ -84,8 +85,19 @@ final class BatchRunCommand implements Callable<Integer> {
       BatchEngine.Execution execution,
       BatchInstance before,
       String store) {
+    return watch(console, job, execution, before, store, false);
+  }
+
+  /** As above; on a {@code shared} store, a live instance is said to be joined. */
+  static int watch(
+      BatchConsole console,
+      BatchJob job,
+      BatchEngine.Execution execution,
+      BatchInstance before,
+      String store,
+      boolean shared) {
     ShutdownSignal.install(execution::stop);
-    console.begins(job, execution.instance(), before, store);
+    console.begins(job, execution.instance(), before, store, shared);
     try {
       return console.watch(job, execution);
     } catch (InterruptedException e) {

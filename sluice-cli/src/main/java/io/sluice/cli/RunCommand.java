@@ -17,6 +17,7 @@ import io.sluice.jobs.JobExecutor;
 import io.sluice.jobs.JobNodeJmx;
 import io.sluice.jobs.config.JobsConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -150,6 +151,11 @@ final class RunCommand implements Callable<Integer> {
         throw e;
       }
       node.complete(jobs);
+      if (!batchJobs.isEmpty()) {
+        // On a shared store, this node works on the instances of its batch jobs that a flow of
+        // another node started.
+        configuration.section(BatchConfig.class).launcher().joinOthers(Duration.ofSeconds(1));
+      }
       beans = Jmx.register(app);
       nodeBean = jobs == null ? null : JobNodeJmx.register(jobs);
       batchBean =

@@ -411,8 +411,9 @@ public final class BatchRun {
    */
   void unreachable(Throwable e) {
     outage.failed(
-        "Batch job {} instance {}: node {} cannot reach the store ({}); it claims nothing, its"
-            + " blocks stay stored at their step, and it goes on when the store answers",
+        "Batch job {} instance {}: node {} cannot reach the store, or the store broke a write off"
+            + " ({}); it claims nothing, its blocks stay stored at their step, and it goes on when"
+            + " the store answers",
         job.name(),
         instance,
         lease,

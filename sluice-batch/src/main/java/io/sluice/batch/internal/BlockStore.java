@@ -658,36 +658,44 @@ public final class BlockStore {
    * Block#unreadable()}).
    */
   public List<Block> claim(long instance, NodeLease lease, int max) {
-    return db.write(
-        "claim blocks of batch instance " + instance + " for node " + lease,
-        tx -> {
-          PreparedStatement claim =
-              tx.prepare(
-                  "UPDATE sluice_batch_block SET owner = ?, epoch = ? WHERE instance_id = ? AND"
-                      + " block_no IN (SELECT block_no FROM sluice_batch_block c WHERE"
-                      + " c.instance_id = ? AND "
-                      + LeaseHolder.lapsedSql(type, "c.owner", "c.epoch")
-                      + " ORDER BY block_no LIMIT ? FOR UPDATE SKIP LOCKED) AND "
-                      + LeaseHolder.validSql(type)
-                      + " RETURNING block_no, step, records, record_count");
-          bind(
-              claim,
-              lease.node(),
-              lease.epoch(),
-              instance,
-              instance,
-              (long) max,
-              lease.node(),
-              lease.epoch());
-          List<Block> claimed = new ArrayList<>();
-          try (ResultSet rs = claim.executeQuery()) {
-            while (rs.next()) {
-              claimed.add(block(instance, rs));
-            }
-          }
-          claimed.sort(java.util.Comparator.comparingLong(Block::number));
-          return claimed;
-        });
+    // The records are read after the commit, not in it: a first read can take seconds on a cold
+    // JVM (a serializer compiling its codec), and the writer's transaction would stay open that
+    // long (PostgreSQL ends an idle one after 5 s) while every other write, a lease's renewal too,
+    // waited behind it.
+    List<Stored> rows =
+        db.write(
+            "claim blocks of batch instance " + instance + " for node " + lease,
+            tx -> {
+              PreparedStatement claim =
+                  tx.prepare(
+                      "UPDATE sluice_batch_block SET owner = ?, epoch = ? WHERE instance_id = ? AND"
+                          + " block_no IN (SELECT block_no FROM sluice_batch_block c WHERE"
+                          + " c.instance_id = ? AND "
+                          + LeaseHolder.lapsedSql(type, "c.owner", "c.epoch")
+                          + " ORDER BY block_no LIMIT ? FOR UPDATE SKIP LOCKED) AND "
+                          + LeaseHolder.validSql(type)
+                          + " RETURNING block_no, step, records, record_count");
+              bind(
+                  claim,
+                  lease.node(),
+                  lease.epoch(),
+                  instance,
+                  instance,
+                  (long) max,
+                  lease.node(),
+                  lease.epoch());
+              List<Stored> claimed = new ArrayList<>();
+              try (ResultSet rs = claim.executeQuery()) {
+                while (rs.next()) {
+                  claimed.add(stored(rs));
+                }
+              }
+              return claimed;
+            });
+    List<Block> claimed = new ArrayList<>(rows.size());
+    rows.forEach(row -> claimed.add(row.block(instance)));
+    claimed.sort(java.util.Comparator.comparingLong(Block::number));
+    return claimed;
   }
 
   /**
@@ -848,18 +856,42 @@ public final class BlockStore {
         (long) max);
   }
 
-  /** The block of {@code instance} at the row: block_no, step, records, record_count. */
-  private Block block(long instance, ResultSet rs) throws java.sql.SQLException {
+  /** A block's row as stored: its records not read yet. */
+  private final class Stored {
+    final long number;
+    final int step;
+    final byte[] records;
+    final Integer count;
+
+    Stored(long number, int step, byte[] records, Integer count) {
+      this.number = number;
+      this.step = step;
+      this.records = records;
+      this.count = count;
+    }
+
+    /** The block of {@code instance}, its records read; when they cannot be, why. */
+    Block block(long instance) {
+      try {
+        return new Block(instance, number, step, records(records));
+      } catch (SerializationException e) {
+        return new Block(instance, number, step, List.of(), new Unreadable(e.reason(), count));
+      }
+    }
+  }
+
+  /** The row: block_no, step, records, record_count. */
+  private Stored stored(ResultSet rs) throws java.sql.SQLException {
     long number = rs.getLong(1);
     int step = rs.getInt(2);
-    byte[] stored = rs.getBytes(3);
+    byte[] bytes = rs.getBytes(3);
     int count = rs.getInt(4);
-    Integer records = rs.wasNull() ? null : count;
-    try {
-      return new Block(instance, number, step, records(stored));
-    } catch (SerializationException e) {
-      return new Block(instance, number, step, List.of(), new Unreadable(e.reason(), records));
-    }
+    return new Stored(number, step, bytes, rs.wasNull() ? null : count);
+  }
+
+  /** The block of {@code instance} at the row: block_no, step, records, record_count. */
+  private Block block(long instance, ResultSet rs) throws java.sql.SQLException {
+    return stored(rs).block(instance);
   }
 
   @SuppressWarnings("unchecked")

@@ -222,7 +222,7 @@ final class Dispatch {
               newlyFailed,
               run.lease);
     } catch (RuntimeException e) {
-      if (run.leases != null && SqlStates.unreachable(e)) {
+      if (run.leases != null && SqlStates.retryable(e)) {
         // A shared store out of reach: the block stays stored at its step, held under this
         // node's lease, and is run again (here once the lease is renewed, or by another node once
         // it lapsed). The run goes on: its loop waits for the store.

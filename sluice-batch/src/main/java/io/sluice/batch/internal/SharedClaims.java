@@ -114,7 +114,7 @@ final class SharedClaims {
           await(stored, IDLE.delay(misses++));
         }
       } catch (RuntimeException e) {
-        if (!SqlStates.unreachable(e)) {
+        if (!SqlStates.retryable(e)) {
           run.fail(e);
           break;
         }
@@ -234,6 +234,11 @@ final class SharedClaims {
     if (loader != null && loader.isAlive()) {
       return;
     }
+    if (run.job.input() instanceof MessageInput) {
+      // A node that joined a job started from a message has no records to load: only the node
+      // the message came to (or the message delivered again) can give them.
+      return;
+    }
     if (run.inputRead || !run.store.takeLoading(run.instance, run.lease)) {
       return;
     }
@@ -261,11 +266,16 @@ final class SharedClaims {
             position);
         run.loading.load(position);
         failures = 0;
+        if (run.inputRead && run.job.input() instanceof MessageRecords records) {
+          // The message's records are all stored: the flow that started the job goes on now, not
+          // when the nodes are through.
+          records.loadEnded(true, run.loaded.get());
+        }
       } catch (LoadingLostException e) {
         LOG.warn("Batch job {}: {}", run.job.name(), e.getMessage());
         return;
       } catch (RuntimeException | Error e) {
-        if (!SqlStates.unreachable(e)) {
+        if (!SqlStates.retryable(e)) {
           run.fail(e);
           return;
         }

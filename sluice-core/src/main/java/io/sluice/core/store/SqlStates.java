@@ -21,6 +21,29 @@ public final class SqlStates {
   private SqlStates() {}
 
   /**
+   * States of a write the database broke off but would take again: a serialization failure, a
+   * deadlock, a session ended for idling in its transaction.
+   */
+  private static final Set<String> TRY_AGAIN = Set.of("40001", "40P01", "25P03");
+
+  /**
+   * Whether what failed with {@code e} may succeed when made again as it was: the database out of
+   * reach ({@link #unreachable}), or a write it broke off (a serialization failure, a deadlock, a
+   * session ended for idling in a transaction); not a statement it refused.
+   */
+  public static boolean retryable(Throwable e) {
+    if (unreachable(e)) {
+      return true;
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && TRY_AGAIN.contains(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Whether {@code e}, or a cause of it, says the database cannot be reached: a connection error
    * (SQL state class 08, a pool with no connection to give, a broken connection) or a server shut
    * down; not a statement the database refused.

@@ -59,7 +59,10 @@ final class BatchNodes implements AutoCloseable {
     this.db = db;
     db.execute(
         "CREATE TABLE IF NOT EXISTS batch_group (id BIGSERIAL PRIMARY KEY, node TEXT NOT NULL,"
-            + " instance BIGINT NOT NULL, size INT NOT NULL, positions BIGINT[] NOT NULL)");
+            + " instance BIGINT NOT NULL, size INT NOT NULL, positions BIGINT[] NOT NULL,"
+            + " at BIGINT NOT NULL DEFAULT "
+            + NOW
+            + ")");
   }
 
   /**

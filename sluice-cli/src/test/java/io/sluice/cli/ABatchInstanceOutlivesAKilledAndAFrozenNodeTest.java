@@ -29,11 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("cluster") // starts three Sluice processes on PostgreSQL, kills one, freezes one
 @Disabled(
-    "bug: a node stalled inside a store transaction (frozen by SIGSTOP, or its claim compiling a"
-        + " Fory codec for the first records it reads) holds the instance's row for up to the 5 s"
-        + " idle-in-transaction timeout; every other node's block moves wait on that row in their"
-        + " writer, their lease renewals share that writer and lapse, and the healthy nodes end"
-        + " with 'lost its lease' (or the stalled node's claim fails the whole instance)")
+    "bug (passed 1 run of 3): a joining node's claim transaction stays open past PostgreSQL's"
+        + " 5 s idle-in-transaction timeout (Fory compiles a codec inside it), the claim fails and"
+        + " that node fails the whole instance; and once the surviving node, never stopped, lost"
+        + " its lease right after the third was frozen and ended with an error, the instance left"
+        + " unfinished. Run it with -Djunit.jupiter.conditions.deactivate=*DisabledCondition")
 class ABatchInstanceOutlivesAKilledAndAFrozenNodeTest {
 
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();

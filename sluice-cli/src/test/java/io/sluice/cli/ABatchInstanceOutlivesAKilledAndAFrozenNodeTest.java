@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,12 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  * those two nodes held. About 60 s on a 2-core machine.
  */
 @Tag("cluster") // starts three Sluice processes on PostgreSQL, kills one, freezes one
-@Disabled(
-    "bug (passed 1 run of 3): a joining node's claim transaction stays open past PostgreSQL's"
-        + " 5 s idle-in-transaction timeout (Fory compiles a codec inside it), the claim fails and"
-        + " that node fails the whole instance; and once the surviving node, never stopped, lost"
-        + " its lease right after the third was frozen and ended with an error, the instance left"
-        + " unfinished. Run it with -Djunit.jupiter.conditions.deactivate=*DisabledCondition")
 class ABatchInstanceOutlivesAKilledAndAFrozenNodeTest {
 
   @RegisterExtension static final PostgresTestDatabase DB = new PostgresTestDatabase();
@@ -105,11 +98,13 @@ class ABatchInstanceOutlivesAKilledAndAFrozenNodeTest {
       System.out.printf(
           "n3 frozen %d ms holding %d block(s), exited with %d%n",
           thawedAt - frozenAt, heldAtTheFreeze, frozenExit);
-      if (frozenExit == 0) {
-        assertThat(frozen.log()).contains("Batch job numbers, instance 1: COMPLETED");
-      } else {
-        assertThat(frozen.log()).contains("lost its lease");
-      }
+      // Woken past its lease, the frozen node commits nothing it held under it (its moves are
+      // fenced: the step counts below stay exact) and rejoins under a new lease.
+      assertThat(frozenExit).as("exit code of the frozen node").isZero();
+      assertThat(frozen.log())
+          .contains("lost its lease")
+          .contains("rejoins the instance")
+          .contains("Batch job numbers, instance 1: COMPLETED");
 
       BatchNodes.Instance instance = nodes.instance();
       assertThat(instance.state()).as("instance %s", instance).isEqualTo("COMPLETED");
@@ -160,12 +155,6 @@ class ABatchInstanceOutlivesAKilledAndAFrozenNodeTest {
       assertThat(twice)
           .as("records handed over again (what the killed and the frozen node held)")
           .isLessThanOrEqualTo(3L * 64 * BLOCK);
-      assertThat(
-              nodes.number(
-                  "SELECT COALESCE(MAX(updated_at), 0) FROM sluice_batch_node WHERE node = ?",
-                  frozenId))
-          .as("the time of the frozen node's last commit")
-          .isLessThan(thawedAt);
       System.out.printf(
           "groups the frozen node's sink recorded after it woke: %d%n",
           nodes.number("SELECT COUNT(*) FROM batch_group WHERE node = 'n3' AND at > ?", thawedAt));

@@ -50,7 +50,10 @@ final class SharedClaims {
   /** Given when this node claimed blocks: its loader, waiting for room, looks again at once. */
   private final Semaphore claimed = new Semaphore(0);
 
-  private boolean looked;
+  private long lookedAt = System.nanoTime() - LOOK_NANOS;
+
+  /** How often a node that does not load looks whether the loading node's lease lapsed. */
+  private static final long LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
   SharedClaims(BatchRun run) {
     this.run = run;
@@ -139,9 +142,12 @@ final class SharedClaims {
    */
   private Boolean claimOnce() {
     releaseDropped();
-    if (!looked) {
-      looked = true;
-      takeLoading(); // the first look: whether this node loads
+    long now = System.nanoTime();
+    if (!run.inputRead && (loader == null || !loader.isAlive()) && now - lookedAt >= LOOK_NANOS) {
+      // Whether this node loads: at first, then twice a second while it does not (the loading
+      // node may die while this one's places are all taken).
+      lookedAt = now;
+      takeLoading();
     }
     int room = Math.min(CLAIM, run.slots.availablePermits());
     if (room == 0) {
@@ -170,9 +176,6 @@ final class SharedClaims {
     if (at.stopRequested() || at.state() == BatchState.STOPPED) {
       run.stopping = true;
       return null;
-    }
-    if (!at.inputDone() && (loader == null || !loader.isAlive())) {
-      takeLoading(); // if nobody loads: none began, or the loader's lease lapsed
     }
     if (at.inputDone() && at.claimable() == 0) {
       // Nothing left to claim: what this node's aggregators hold goes to their sinks now, or the

@@ -49,6 +49,20 @@ final class Leases {
 
   boolean renew(NodeLease lease, Duration duration) {
     long millis = positive(duration, "lease");
+    if (db.type().equals("postgresql")) {
+      // One statement on a connection of its own, not in the writer's lanes: a renewal must not
+      // wait behind writes stalled on a row lock (a node frozen inside a transaction holds rows the
+      // others update, until the server ends its idle transaction after 5 s), or the lease of every
+      // live node would lapse with the frozen one's.
+      return db.read(
+          "renew the lease of node " + lease,
+          connection -> {
+            try (PreparedStatement renew = connection.prepareStatement(sql.renew())) {
+              bind(renew, millis, lease.node(), lease.epoch());
+              return counted.update(renew) == 1;
+            }
+          });
+    }
     return db.write(
         "renew the lease of node " + lease,
         tx -> {

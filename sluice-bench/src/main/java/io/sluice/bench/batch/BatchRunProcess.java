@@ -69,6 +69,14 @@ final class BatchRunProcess {
     return new BatchRunProcess(name, process, log, started);
   }
 
+  /** Whether the nodes start with the launcher's class-data archive, said in a line. */
+  static String describeArchive(Path cliJar) {
+    return launcherFlags(cliJar).stream().anyMatch(f -> f.startsWith("-XX:SharedArchiveFile="))
+        ? "the nodes map the launcher's class-data archive, as ./sluice does"
+        : "the nodes start WITHOUT the launcher's class-data archive (none newer than the jar:"
+            + " run ./sluice once after the build to make it), slower than ./sluice starts";
+  }
+
   /** The flags {@code ./sluice} passes (see that script), for a JDK of 24 or more. */
   private static List<String> launcherFlags(Path cliJar) {
     List<String> flags = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));

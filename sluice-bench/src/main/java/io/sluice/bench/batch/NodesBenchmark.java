@@ -155,6 +155,7 @@ public final class NodesBenchmark {
         store.database(),
         store.schema(),
         Runtime.getRuntime().availableProcessors());
+    System.out.println(BatchRunProcess.describeArchive(cliJar));
     Map<String, List<NodesRun>> all = new LinkedHashMap<>();
     Map<String, List<Double>> speedUps = new LinkedHashMap<>();
     Map<String, List<Double>> vsSqlite = new LinkedHashMap<>();
@@ -184,6 +185,7 @@ public final class NodesBenchmark {
         if (round % 2 == 0 && round > 0) {
           Collections.reverse(order);
         }
+        long roundStart = System.nanoTime();
         Map<String, NodesRun> ofRound = new LinkedHashMap<>();
         for (String config : order) {
           NodesRun run =
@@ -215,6 +217,13 @@ public final class NodesBenchmark {
           }
         }
         csv.flush();
+        System.out.printf(
+            Locale.ROOT,
+            "round %d%s took %.0f s; load average %s%n",
+            round,
+            round == 0 ? " (cold)" : "",
+            (System.nanoTime() - roundStart) / 1e9,
+            loadAverage());
       }
     }
     printMedians(all, speedUps, vsSqlite, cold);

@@ -48,14 +48,15 @@ import java.util.Map;
  * one for the whole benchmark; its calls and the most it had in flight at once are read.
  *
  * <p>What the database pays, per block: commits ({@code xact_commit} of the database, other
- * sessions' included: on a shared server give a database of its own with {@code --database}),
- * statements when {@code pg_stat_statements} can be read (it says why not otherwise), rows written
- * to the run's tables ({@code pg_stat_user_tables} of the schema: exact), and PostgreSQL's CPU:
- * E5's accounting ({@link ClusterCpu}, from {@code /proc}) with the backends and nodes that ended
- * during the run counted from their parents' counts of ended children (the nodes exactly; every
- * PostgreSQL process, the server's background work and other sessions included), the nodes' own
- * backends apart (read every 200 ms, by application name). The nodes' CPU, the service's, this
- * driver's and the share of the machine the rest took are read the same way.
+ * sessions' included: where other sessions use it, give a database of its own with {@code
+ * --database}, made when missing), statements when {@code pg_stat_statements} can be read (it says
+ * why not otherwise), rows written to the run's tables ({@code pg_stat_user_tables} of the schema:
+ * exact), and PostgreSQL's CPU: E5's accounting ({@link ClusterCpu}, from {@code /proc}) with the
+ * backends and nodes that ended during the run counted from their parents' counts of ended children
+ * (the nodes exactly; every PostgreSQL process, the server's background work and other sessions
+ * included), the nodes' own backends apart (read every 200 ms, by application name). The nodes'
+ * CPU, the service's, this driver's and the share of the machine the rest took are read the same
+ * way.
  *
  * <p>Rounds: round 0 runs every configuration once, cold (the service's JVM fresh, the database's
  * and the system's caches cold): recorded as round 0, not counted in the medians. Rounds 1 to
@@ -174,6 +175,7 @@ public final class NodesBenchmark {
               work,
               service);
       bench.writeConfigs();
+      store.ensureExists();
       try (Connection stats = store.stats()) {
         bench.statementsNote = store.whyNoStatements(stats);
       }

@@ -81,6 +81,18 @@ final class NodesStore {
     return SERVER + database + "?currentSchema=" + schema + "&ApplicationName=" + APPLICATION;
   }
 
+  /** Makes the database unless it exists (through database postgres). */
+  void ensureExists() throws SQLException {
+    try (Connection c = stats();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database + "'")) {
+      if (!rs.next()) {
+        s.execute("CREATE DATABASE " + database);
+      }
+    }
+  }
+
   /**
    * Drops the run's schema with everything in it, makes it again and migrates it (this benchmark's
    * class path holds the modules the CLI has: core, jobs, batch), so the first node does not pay

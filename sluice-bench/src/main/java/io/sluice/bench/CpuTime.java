@@ -62,6 +62,48 @@ public final class CpuTime {
     return total;
   }
 
+  /**
+   * CPU time of the children this process has waited for after they ended (cutime and cstime): the
+   * processes it started that are gone, whose own entries in {@code /proc} went with them.
+   */
+  public static long ofEndedChildren() {
+    return ofEndedChildren(Path.of("/proc/self"), name -> true);
+  }
+
+  /**
+   * CPU time of the ended children of every process whose command name starts with {@code prefix}:
+   * for PostgreSQL, the backends that closed (the postmaster waited for them), whose time {@link
+   * #ofProcessesNamed} no longer sees.
+   */
+  public static long ofEndedChildrenOfProcessesNamed(String prefix) {
+    long total = 0;
+    try (var procs = Files.list(Path.of("/proc"))) {
+      for (Path proc : procs.toList()) {
+        if (proc.getFileName().toString().chars().allMatch(Character::isDigit)) {
+          total += ofEndedChildren(proc, name -> name.startsWith(prefix));
+        }
+      }
+    } catch (IOException e) {
+      // No /proc: nothing is counted.
+    }
+    return total;
+  }
+
+  private static long ofEndedChildren(Path proc, Predicate<String> named) {
+    try {
+      String stat = Files.readString(proc.resolve("stat"));
+      int close = stat.lastIndexOf(')');
+      if (!named.test(stat.substring(stat.indexOf('(') + 1, close))) {
+        return 0;
+      }
+      // cutime and cstime are fields 16 and 17: the children waited for, theirs included.
+      String[] fields = stat.substring(close + 2).split(" ");
+      return (Long.parseLong(fields[13]) + Long.parseLong(fields[14])) * NANOS_PER_TICK;
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
   private static long ofProcesses(Path proc, Predicate<String> named) {
     try {
       String stat = Files.readString(proc.resolve("stat"));

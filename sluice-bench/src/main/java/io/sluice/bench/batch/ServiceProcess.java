@@ -79,6 +79,28 @@ final class ServiceProcess implements AutoCloseable {
 
   /** Its counters now. */
   Counts counts() throws IOException, InterruptedException {
+    Map<String, String> values = values();
+    return new Counts(
+        Long.parseLong(values.get("latency_calls")),
+        Long.parseLong(values.get("capped_calls")),
+        Long.parseLong(values.get("capped_429")));
+  }
+
+  /**
+   * The {@code /latency} calls in flight now, and the most at once since the last call of this
+   * method (or of {@link #counts}): read every so often, the peak of each interval.
+   */
+  record InFlight(long now, long peak) {}
+
+  /** The {@code /latency} calls in flight. */
+  InFlight inFlight() throws IOException, InterruptedException {
+    Map<String, String> values = values();
+    return new InFlight(
+        Long.parseLong(values.get("latency_in_flight")),
+        Long.parseLong(values.get("latency_in_flight_peak")));
+  }
+
+  private Map<String, String> values() throws IOException, InterruptedException {
     HttpResponse<String> response =
         http.send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/counts"))
@@ -92,10 +114,7 @@ final class ServiceProcess implements AutoCloseable {
         values.put(pair[0], pair[1]);
       }
     }
-    return new Counts(
-        Long.parseLong(values.get("latency_calls")),
-        Long.parseLong(values.get("capped_calls")),
-        Long.parseLong(values.get("capped_429")));
+    return values;
   }
 
   /** Closes its stdin and waits for it to end (20 s, then it is killed). */

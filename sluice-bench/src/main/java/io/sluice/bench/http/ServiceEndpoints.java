@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.LongAdder;
  * answers after a fixed delay; {@code GET /capped} answers after the same delay but serves at most
  * {@code cap} calls at once and answers 429 at once above that, as a rate-limited API does; {@code
  * GET /counts} tells the calls each got and the 429s sent since the start, so a driver reads their
- * differences over a run. The delays are timers on the event loop: no thread waits.
+ * differences over a run, and the {@code /latency} calls in flight: now, and the most at once since
+ * the last {@code /counts} (so a driver reading it every so often sees each interval's peak). The
+ * delays are timers on the event loop: no thread waits.
  */
 final class ServiceEndpoints {
 
@@ -29,6 +31,8 @@ final class ServiceEndpoints {
   private final long latencyNanos;
   private final int cap;
   private final AtomicInteger cappedInFlight = new AtomicInteger();
+  private final AtomicInteger latencyInFlight = new AtomicInteger();
+  private final AtomicInteger latencyPeak = new AtomicInteger();
   private final LongAdder latencyCalls = new LongAdder();
   private final LongAdder cappedCalls = new LongAdder();
   private final LongAdder throttled = new LongAdder();
@@ -51,8 +55,14 @@ final class ServiceEndpoints {
     switch (path) {
       case "/latency" -> {
         latencyCalls.increment();
+        latencyPeak.accumulateAndGet(latencyInFlight.incrementAndGet(), Math::max);
         timer.schedule(
-            () -> reply.send(HttpResponseStatus.OK, OK), latencyNanos, TimeUnit.NANOSECONDS);
+            () -> {
+              latencyInFlight.decrementAndGet();
+              reply.send(HttpResponseStatus.OK, OK);
+            },
+            latencyNanos,
+            TimeUnit.NANOSECONDS);
       }
       case "/capped" -> {
         cappedCalls.increment();
@@ -93,6 +103,10 @@ final class ServiceEndpoints {
             + cap
             + "\nlatency_ms "
             + latencyNanos / 1e6
+            + "\nlatency_in_flight "
+            + latencyInFlight.get()
+            + "\nlatency_in_flight_peak "
+            + latencyPeak.getAndSet(latencyInFlight.get())
             + "\n";
     return text.getBytes(StandardCharsets.UTF_8);
   }

@@ -9,7 +9,7 @@ import io.sluice.batch.StepCounts;
 import io.sluice.core.Backoff;
 import io.sluice.core.Message;
 import io.sluice.core.ThrottledException;
-import io.sluice.core.store.SqlStates;
+import io.sluice.jdbc.SqlStates;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -141,14 +141,19 @@ public final class InstanceTable {
 
   /**
    * Whether someone asked instance {@code id} to stop since it was last resumed, or, when {@code
-   * orStopped}, it is stopped: on a shared store the first node to stop clears the request as it
-   * writes the state, and the others stop on the state.
+   * orStopped}, it is stopped or failed: on a shared store the first node to stop clears the
+   * request as it writes the state (or fails the instance: more records failed than it allows), and
+   * the others stop on the state.
    */
   public boolean stopRequested(long id, boolean orStopped) {
     return sql.query(
             "look for a stop request of batch instance " + id,
             "SELECT stop_requested, state FROM sluice_batch_instance WHERE id = ?",
-            rs -> rs.getBoolean(1) || orStopped && rs.getInt(2) == BatchState.STOPPED.ordinal(),
+            rs ->
+                rs.getBoolean(1)
+                    || orStopped
+                        && (rs.getInt(2) == BatchState.STOPPED.ordinal()
+                            || rs.getInt(2) == BatchState.FAILED.ordinal()),
             id)
         .contains(true);
   }

@@ -2,7 +2,7 @@ package io.sluice.batch.internal;
 
 import io.sluice.batch.BatchState;
 import io.sluice.core.Backoff;
-import io.sluice.core.store.SqlStates;
+import io.sluice.jdbc.SqlStates;
 import io.sluice.jobs.spi.NodeLease;
 import java.time.Duration;
 import java.util.List;
@@ -173,7 +173,7 @@ final class SharedClaims {
       run.inputRead = true;
       return null;
     }
-    if (at.stopRequested() || at.state() == BatchState.STOPPED) {
+    if (at.stopRequested() || at.state() == BatchState.STOPPED || at.state() == BatchState.FAILED) {
       run.stopping = true;
       return null;
     }

@@ -1,12 +1,21 @@
 package io.sluice.db.internal;
 
-import io.sluice.core.store.SqlStates;
 import io.sluice.db.DbException;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
+import java.util.Set;
 
 /** Turns the drivers' {@link SQLException}s into {@link DbException}s of the right error type. */
 public final class SqlErrors {
+
+  /**
+   * PostgreSQL's states of a server that went away: admin_shutdown ({@code pg_terminate_backend}),
+   * crash_shutdown, cannot_connect_now.
+   */
+  private static final Set<String> SERVER_GONE = Set.of("57P01", "57P02", "57P03");
 
   /** SQLite's primary result code of a broken constraint (its driver gives no SQL state). */
   private static final int SQLITE_CONSTRAINT = 19;
@@ -62,7 +71,20 @@ public final class SqlErrors {
   }
 
   private static boolean connectivity(SQLException e) {
-    return SqlStates.unreachable(e);
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLTransientConnectionException
+          || t instanceof SQLNonTransientConnectionException
+          || t instanceof SQLRecoverableException) {
+        return true;
+      }
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        if (state.startsWith("08") || SERVER_GONE.contains(state)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static boolean sqliteConstraint(SQLException e) {

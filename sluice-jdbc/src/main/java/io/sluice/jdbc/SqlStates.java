@@ -1,4 +1,4 @@
-package io.sluice.core.store;
+package io.sluice.jdbc;
 
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -7,8 +7,10 @@ import java.sql.SQLTransientConnectionException;
 import java.util.Set;
 
 /**
- * What the drivers' errors say about the database: the one reading of "the database cannot be
- * reached" (the db connector's {@code DB:CONNECTIVITY}, a batch run pausing through an outage).
+ * What the drivers' errors say about the store's database: whether it is out of reach, or broke a
+ * write off that may be made again (a batch run on a shared store pauses through either). The db
+ * connector, which must not use the store's module, reads the same states for its {@code
+ * DB:CONNECTIVITY} in its own {@code SqlErrors}.
  */
 public final class SqlStates {
 

@@ -201,13 +201,24 @@ public final class BatchEngine {
     readable(job);
     Map<String, Object> given = Map.copyOf(parameters);
     refuseDifferentLive(job);
-    Optional<InstanceTable.Instance> unfinished =
-        store.list(job.name(), 20).stream()
-            .filter(i -> i.state().resumable() && i.definition().equals(job.definition()))
-            .filter(i -> !running.containsKey(i.id()))
-            .filter(i -> store.parameters(i.id()).equals(given))
-            .findFirst();
-    return unfinished.isPresent() ? execute(job, unfinished.get().id()) : start(job, given);
+    Map<String, Object> stored = storable(job, given);
+    // Under the store-wide lock of the job: nodes started at the same instant find the one
+    // instance the first created, rather than each creating one over the same input.
+    long id =
+        store.exclusively(
+            "sluice batch job " + job.name(),
+            instances ->
+                instances.list(job.name(), 20).stream()
+                    .filter(i -> i.state().resumable() && i.definition().equals(job.definition()))
+                    .filter(i -> !running.containsKey(i.id()))
+                    .filter(i -> instances.parameters(i.id()).equals(given))
+                    .findFirst()
+                    .map(InstanceTable.Instance::id)
+                    .orElseGet(
+                        () ->
+                            store.create(
+                                job.name(), job.definition(), job.definitionText(), null, stored)));
+    return execute(job, id);
   }
 
   /** Starts a new instance of {@code job}. */

@@ -217,6 +217,48 @@ class AnInstanceRunsOnSeveralNodesTest {
   }
 
   @Test
+  void nodesStartedAtTheSameInstantRunOneInstance() throws Exception {
+    List<Node> nodes = List.of(node("node-a"), node("node-b"), node("node-c"));
+    go.countDown();
+    var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+    open.add(threads::shutdownNow);
+    // Rounds of three starts at once, each round a job of its own: without the store-wide lock
+    // of a start, two nodes' lookups both find none and each creates an instance.
+    for (int round = 0; round < 20; round++) {
+      String name = "spread-" + round;
+      java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(3);
+      List<java.util.concurrent.Future<BatchEngine.Execution>> starts = new ArrayList<>();
+      for (Node n : nodes) {
+        starts.add(
+            threads.submit(
+                () -> {
+                  together.await();
+                  return n.engine().run(named(name, job(n.name(), 100, 1_000)));
+                }));
+      }
+      List<BatchEngine.Execution> executions = new ArrayList<>();
+      for (var start : starts) {
+        executions.add(start.get(60, TimeUnit.SECONDS));
+      }
+      assertThat(executions.stream().map(BatchEngine.Execution::instance).distinct())
+          .as("round %d: one instance for the three starts", round)
+          .hasSize(1);
+      for (BatchEngine.Execution e : executions) {
+        BatchResult r = e.result().get(120, TimeUnit.SECONDS);
+        assertThat(r.state()).isEqualTo(BatchState.COMPLETED);
+        assertThat(r.processed()).isEqualTo(1_000);
+      }
+    }
+  }
+
+  /** {@code job} under another name. */
+  private static BatchJob named(String name, BatchJob job) {
+    BatchJob.Builder copy = BatchJob.builder(name).input(job.input()).blockSize(job.blockSize());
+    job.steps().forEach(copy::step);
+    return copy.build();
+  }
+
+  @Test
   void aNodeWithAnotherBlockSizeIsRefusedNamingIt() throws Exception {
     Node a = node("node-a");
     Node b = node("node-b");

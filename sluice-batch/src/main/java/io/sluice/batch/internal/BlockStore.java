@@ -191,6 +191,89 @@ public final class BlockStore {
     return text.isEmpty() ? null : text.getFirst();
   }
 
+  /**
+   * Runs {@code work} holding the store-wide lock of {@code key}, with the instances read through
+   * the lock's own connection: on PostgreSQL a session advisory lock, so that nodes starting the
+   * same job at the same instant find one instance (the first one's) rather than each creating one;
+   * on SQLite, which one process holds, at once.
+   */
+  public <T> T exclusively(String key, java.util.function.Function<Instances, T> work) {
+    if (!shared) {
+      return work.apply(new Instances(instances));
+    }
+    return db.read(
+        "lock " + key,
+        connection -> {
+          try (PreparedStatement lock =
+              connection.prepareStatement("SELECT pg_advisory_lock(hashtext(?))")) {
+            lock.setString(1, key);
+            lock.execute();
+          }
+          try {
+            return work.apply(new Instances(new InstanceTable(on(connection))));
+          } finally {
+            try (PreparedStatement unlock =
+                connection.prepareStatement("SELECT pg_advisory_unlock(hashtext(?))")) {
+              unlock.setString(1, key);
+              unlock.execute();
+            }
+          }
+        });
+  }
+
+  /** The instances as {@link #exclusively} reads them, with their stored parameters. */
+  public final class Instances {
+    private final InstanceTable table;
+
+    private Instances(InstanceTable table) {
+      this.table = table;
+    }
+
+    /** Up to {@code max} instances of {@code job}, newest first. */
+    public List<InstanceTable.Instance> list(String job, int max) {
+      return table.list(job, max);
+    }
+
+    /** The parameters instance {@code id} was started with; empty when none. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> parameters(long id) {
+      byte[] stored = table.parameters(id);
+      return stored == null ? Map.of() : Map.copyOf((Map<String, Object>) values.read(stored));
+    }
+  }
+
+  /** The statements of {@link InstanceTable} on one connection (auto-commit). */
+  private static InstanceTable.Sql on(java.sql.Connection connection) {
+    return new InstanceTable.Sql() {
+      @Override
+      public <T> List<T> query(
+          String what, String sql, JdbcAccess.Row<T> row, Object... parameters) {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+          bind(statement, parameters);
+          List<T> rows = new ArrayList<>();
+          try (ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+              rows.add(row.map(rs));
+            }
+          }
+          return rows;
+        } catch (java.sql.SQLException e) {
+          throw new SluiceException("Could not " + what + ": " + e.getMessage(), e);
+        }
+      }
+
+      @Override
+      public int update(String what, String sql, Object... parameters) {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+          bind(statement, parameters);
+          return statement.executeUpdate();
+        } catch (java.sql.SQLException e) {
+          throw new SluiceException("Could not " + what + ": " + e.getMessage(), e);
+        }
+      }
+    };
+  }
+
   /** The parameters instance {@code id} was started with; empty when none (or no instance). */
   @SuppressWarnings("unchecked")
   public Map<String, Object> parameters(long id) {

@@ -2,6 +2,8 @@ package io.sluice.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.batch.BatchInput;
+import io.sluice.batch.BatchRecord;
 import io.sluice.core.Message;
 import io.sluice.core.RowMap;
 import io.sluice.core.flow.Flow;
@@ -25,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A selected row, listed or streamed, is a {@link RowMap} of its columns by label, in the query's
  * order, a null column a key holding null, which the flow may change. A label given to two columns
  * is one key, in the first one's place, holding the last one's value: as the {@link LinkedHashMap}
- * rows were before.
+ * rows were before. The batch {@code query} input's records are the same rows (and so are {@code
+ * db-poll}'s: it reads through the listed select).
  */
 class ARowIsAMapOfItsColumnsOnEachDatabaseTest {
 
@@ -144,5 +147,31 @@ class ARowIsAMapOfItsColumnsOnEachDatabaseTest {
     assertThat(seen).hasSize(2).allSatisfy(row -> assertThat(row).isInstanceOf(RowMap.class));
     assertThat(seen).isEqualTo(listed);
     assertThat(seen.getFirst()).isNotSameAs(seen.get(1));
+  }
+
+  @ParameterizedTest
+  @MethodSource("databases")
+  void theBatchQueryInputsRecordsAreTheSameRows(TestDb db) throws Exception {
+    String table = table(db);
+    String sql = "SELECT id, sku, note FROM " + table + " WHERE id > :after ORDER BY id";
+    BatchInput input =
+        new QueryInput(
+            db.dataSources(), QueryInputConfig.builder("db", sql).keyColumn("id").build());
+    List<Object> records = new ArrayList<>();
+    try (BatchInput.Reader reader = input.open(0)) {
+      for (BatchRecord r = reader.next(); r != null; r = reader.next()) {
+        records.add(r.payload());
+      }
+    }
+    List<?> listed =
+        (List<?>)
+            TestDb.run(
+                    select(
+                        db, "listed", "SELECT id, sku, note FROM " + table + " ORDER BY id", false),
+                    Message.of(null))
+                .payload();
+
+    assertThat(records).hasSize(2).allSatisfy(row -> assertThat(row).isInstanceOf(RowMap.class));
+    assertThat(records).isEqualTo(listed);
   }
 }

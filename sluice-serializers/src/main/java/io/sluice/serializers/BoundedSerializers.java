@@ -32,9 +32,9 @@ final class BoundedSerializers {
 
   /**
    * A map serializer that checks the entry count first. One made {@code asLinkedHashMap} reads a
-   * map of an immutable type (a message's {@link io.sluice.core.SmallMap}) back as a {@link
-   * LinkedHashMap} of the same entries in the same order, since Kryo fills the map it makes one
-   * entry at a time.
+   * map of Sluice's own types (a message's {@link io.sluice.core.SmallMap}, a row's {@link
+   * io.sluice.core.RowMap}) back as a {@link LinkedHashMap} of the same entries in the same order,
+   * since Kryo fills the map it makes one entry at a time.
    */
   @SuppressWarnings("rawtypes")
   static final class BoundedMapSerializer extends MapSerializer<Map> {

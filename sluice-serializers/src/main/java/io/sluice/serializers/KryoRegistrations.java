@@ -1,6 +1,7 @@
 package io.sluice.serializers;
 
 import com.esotericsoftware.kryo.Kryo;
+import io.sluice.core.RowMap;
 import io.sluice.core.SmallMap;
 import io.sluice.core.store.StoredMessage;
 import io.sluice.serializers.BoundedSerializers.BoundedCollectionSerializer;
@@ -73,7 +74,8 @@ final class KryoRegistrations {
           OffsetDateTime.class, // 45
           ZonedDateTime.class, // 46
           StoredMessage.class, // 47
-          SmallMap.class); // 48: a message's variables or attributes, read as a LinkedHashMap
+          SmallMap.class, // 48: a message's variables or attributes, read as a LinkedHashMap
+          RowMap.class); // 49: a row of a query's result, read as a LinkedHashMap
 
   // Kryo allocates these at the size the input declares, so the size is checked first.
   private static final Set<Class<?>> PRESIZED_COLLECTIONS =
@@ -86,7 +88,7 @@ final class KryoRegistrations {
   static void registerAll(Kryo kryo) {
     for (int i = 0; i < TYPES.size(); i++) {
       Class<?> type = TYPES.get(i);
-      if (type == SmallMap.class) {
+      if (type == SmallMap.class || type == RowMap.class) {
         kryo.register(type, new BoundedMapSerializer(true), FIRST_ID + i);
       } else if (PRESIZED_COLLECTIONS.contains(type)) {
         kryo.register(type, new BoundedCollectionSerializer(), FIRST_ID + i);

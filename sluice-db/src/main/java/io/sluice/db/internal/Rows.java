@@ -1,5 +1,6 @@
 package io.sluice.db.internal;
 
+import io.sluice.core.RowMap;
 import java.sql.Blob;
 import java.sql.Clob;
 import java.sql.ResultSet;
@@ -8,14 +9,27 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDateTime;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Reads the rows of a result set as maps, by column label, in the columns' order. */
+/**
+ * Reads the rows of a result set as maps, by column label, in the columns' order: each a {@link
+ * RowMap} sharing the result's labels. Every reader of rows (the select, listed or streamed, the
+ * poll, the batch query input, generated keys) makes them here.
+ *
+ * <p>A label given to two columns ({@code SELECT a, a}) is one key, where the first of them is,
+ * holding the last one's value: what a {@link java.util.LinkedHashMap} filled column after column
+ * held.
+ */
 public final class Rows {
 
   private final String[] labels;
+  private final RowMap.Columns columns;
+  // The key each column's value goes to, or null when every label is its own key.
+  private final int[] slots;
   private final int localColumn;
 
   /** The reader of {@code results}' rows. */
@@ -36,13 +50,26 @@ public final class Rows {
     for (int i = 0; i < labels.length; i++) {
       labels[i] = meta.getColumnLabel(i + 1);
     }
+    List<String> keys = new ArrayList<>(labels.length);
+    Map<String, Integer> firstOf = HashMap.newHashMap(labels.length);
+    int[] slotOf = new int[labels.length];
+    for (int i = 0; i < labels.length; i++) {
+      Integer first = firstOf.putIfAbsent(labels[i], keys.size());
+      if (first == null) {
+        first = keys.size();
+        keys.add(labels[i]);
+      }
+      slotOf[i] = first;
+    }
+    columns = RowMap.Columns.of(keys);
+    slots = keys.size() == labels.length ? null : slotOf;
     int column = find(localTimestamp);
     localColumn = column >= 0 && zoneless(meta, column + 1) ? column : -1;
   }
 
   /** The current row. Large objects are read whole: they would not outlive the connection. */
   public Map<String, Object> row(ResultSet results) throws SQLException {
-    Map<String, Object> row = LinkedHashMap.newLinkedHashMap(labels.length);
+    Object[] row = new Object[columns.size()];
     for (int i = 0; i < labels.length; i++) {
       Object value = results.getObject(i + 1);
       if (value instanceof Blob blob) {
@@ -52,9 +79,9 @@ public final class Rows {
       } else if (i == localColumn && value instanceof Timestamp timestamp) {
         value = local(results, i + 1, timestamp);
       }
-      row.put(labels[i], value);
+      row[slots == null ? i : slots[i]] = value;
     }
-    return row;
+    return columns.row(row);
   }
 
   private int find(String label) {

@@ -140,6 +140,15 @@ public final class Message {
     return new Message(id, payload, attributes, put(variables, name, value), error, transactions);
   }
 
+  /**
+   * This message with its payload replaced and one variable set (a null value removes it), in one
+   * copy: what a loop does for each element ({@code foreach}'s payload and counter).
+   */
+  public Message withPayloadAndVariable(Object newPayload, String name, Object value) {
+    return new Message(
+        id, newPayload, attributes, put(variables, name, value), error, transactions);
+  }
+
   /** This message with its variables replaced by a copy of these. */
   public Message withVariables(Map<String, ?> newVariables) {
     return new Message(id, payload, attributes, copy(newVariables), error, transactions);

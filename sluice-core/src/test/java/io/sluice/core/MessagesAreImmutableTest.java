@@ -28,6 +28,20 @@ class MessagesAreImmutableTest {
   }
 
   @Test
+  void aPayloadAndAVariableSetInOneCopyAreAsTheTwoCopiesMadeThem() {
+    Message original = Message.of("p", Map.of("a", 1)).withVariable("v", 0).withVariable("w", 9);
+    Message once = original.withPayloadAndVariable("q", "v", 1);
+    Message twice = original.withPayload("q").withVariable("v", 1);
+    assertThat(once.payload()).isEqualTo(twice.payload());
+    assertThat(once.variables()).isEqualTo(twice.variables()).containsEntry("v", 1);
+    assertThat(once.attributes()).isEqualTo(twice.attributes());
+    assertThat(once.id()).isEqualTo(original.id());
+    assertThat(original.payload()).isEqualTo("p");
+    assertThat(original.variables()).containsEntry("v", 0);
+    assertThat(original.withPayloadAndVariable("q", "w", null).variables()).containsOnlyKeys("v");
+  }
+
+  @Test
   void theMapsCannotBeChangedFromOutside() {
     Map<String, Object> attributes = new HashMap<>(Map.of("a", 1));
     Message message = Message.of("p", attributes).withVariable("v", 1);

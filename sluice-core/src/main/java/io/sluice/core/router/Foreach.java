@@ -130,7 +130,7 @@ public final class Foreach extends RouterBase {
         throw e;
       }
       counter++;
-      Message item = current.withPayload(element).withVariable(counterVariable, counter);
+      Message item = current.withPayloadAndVariable(element, counterVariable, counter);
       if (counter == 1) {
         item = item.withVariable(rootVariable, root);
       }
@@ -160,7 +160,7 @@ public final class Foreach extends RouterBase {
           return Step.run(List.of(new Rethrow(e, Foreach.this.name())), result, this);
         }
         counter++;
-        Message item = result.withPayload(element).withVariable(counterVariable, counter);
+        Message item = result.withPayloadAndVariable(element, counterVariable, counter);
         if (counter == 1) {
           item = item.withVariable(rootVariable, root);
         }

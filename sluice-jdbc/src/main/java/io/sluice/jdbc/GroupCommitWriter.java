@@ -291,10 +291,13 @@ final class GroupCommitWriter implements AutoCloseable {
       commitWrites.record(batch.size());
       Set<String> readied = Set.copyOf(tx.readiedQueues());
       tx.clearQueues();
-      batch.forEach(Pending::complete);
+      // The waiters are woken before the writers hear of their commit: a caller that reads the
+      // signal's generation once its write returned sees the change it made (a contract test saw
+      // the old generation under load).
       if (!readied.isEmpty()) {
         afterCommit.accept(readied);
       }
+      batch.forEach(Pending::complete);
       return Outcome.COMMITTED;
     }
 

@@ -77,19 +77,6 @@ final class Workers {
         first = outcomes.offer(new Outcome.Released(job));
         return first;
       }
-      // A job starts only under the lease held now: a node that was paused past its lease, or
-      // registered again since the claim, must not run what another node may run already.
-      if (!keeper.holds(job.lease())) {
-        holding.drop(job.lease(), "it lapsed before the job could start");
-      }
-      if (!holding.start(one)) {
-        Thread.interrupted(); // the wake-up of the drop, if it came
-        first = outcomes.offer(new Outcome.Dropped(job));
-        return first;
-      }
-      Duration late = Duration.between(job.dueAt(), clock.instant());
-      metrics.startLatency.record(late.isNegative() ? Duration.ZERO : late);
-      metrics.waited(job.type(), late.isNegative() ? Duration.ZERO : late);
       Object payload;
       try {
         payload = job.payload().read();
@@ -112,6 +99,21 @@ final class Workers {
               config.nodeId(),
               transaction -> store.complete(transaction, job.lease(), job.id()),
               () -> keeper.holds(job.lease()));
+      // A job starts only under the lease held now: a node that was paused past its lease, or
+      // registered again since the claim, must not run what another node may run already. Looked
+      // at last, right before the handler: a node frozen between the look and the start would
+      // start the job when it wakes (reading the payload first left that window wide open).
+      if (!keeper.holds(job.lease())) {
+        holding.drop(job.lease(), "it lapsed before the job could start");
+      }
+      if (!holding.start(one)) {
+        Thread.interrupted(); // the wake-up of the drop, if it came
+        first = outcomes.offer(new Outcome.Dropped(job));
+        return first;
+      }
+      Duration late = Duration.between(job.dueAt(), clock.instant());
+      metrics.startLatency.record(late.isNegative() ? Duration.ZERO : late);
+      metrics.waited(job.type(), late.isNegative() ? Duration.ZERO : late);
       LogContext.Work before = LogContext.job(job.id());
       long started = System.nanoTime();
       boolean returned = false;

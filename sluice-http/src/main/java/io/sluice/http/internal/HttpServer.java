@@ -11,6 +11,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.core.SluiceException;
 import io.sluice.http.HttpServerConfig;
 import java.net.BindException;
@@ -207,8 +208,24 @@ public final class HttpServer {
    * Stops accepting, closes idle connections, and lets busy ones finish their response; after
    * shutdownTimeout closes what is left. Returns at once; {@link #terminated()} completes when
    * every connection is closed.
+   *
+   * <p>The deadline is scheduled first, while this server still holds the engine: once draining,
+   * the last connection to close releases the engine, and its loops end with it. A deadline asked
+   * of them after that was refused ({@code RejectedExecutionException} out of an application's
+   * close, seen in CI when an idle kept-alive client closed between the drain and the deadline).
+   * When the engine ends first, it cancels the deadline with its other scheduled tasks.
    */
   void stop() {
+    ScheduledFuture<?> deadline =
+        group
+            .next()
+            .schedule(
+                () -> {
+                  connections.forEach(Channel::close);
+                  release();
+                },
+                config.shutdownTimeout().toNanos(),
+                TimeUnit.NANOSECONDS);
     draining = true;
     channel.close().awaitUninterruptibly(config.shutdownTimeout().toMillis());
     for (Channel connection : connections) {
@@ -227,18 +244,9 @@ public final class HttpServer {
       }
     }
     if (connections.isEmpty()) {
+      deadline.cancel(false);
       release();
-      return;
     }
-    group
-        .next()
-        .schedule(
-            () -> {
-              connections.forEach(Channel::close);
-              release();
-            },
-            config.shutdownTimeout().toNanos(),
-            TimeUnit.NANOSECONDS);
   }
 
   /** Completes when the server has let go of the engine: every connection closed. */

@@ -77,6 +77,13 @@ public final class BatchRun {
   final Counter loadedMeter;
   final Counter processedMeter;
   final Counter failedMeter;
+
+  /** Blocks this node ran as it loaded them, without reading them back. */
+  final Counter blocksFromMemory;
+
+  /** Blocks this node read back from the store: claimed, or left by an earlier run. */
+  final Counter blocksFromStore;
+
   final AtomicLong loaded = new AtomicLong();
   final AtomicLong processed = new AtomicLong();
   final AtomicLong processedThisRun = new AtomicLong();
@@ -180,6 +187,8 @@ public final class BatchRun {
     this.loadedMeter = records(registry, "loaded", "Records read from the input and stored");
     this.processedMeter = records(registry, "processed", "Records through every step");
     this.failedMeter = records(registry, "failed", "Records that failed (input or a step)");
+    this.blocksFromMemory = blocks(registry, "memory", "Blocks run as loaded, not read back");
+    this.blocksFromStore = blocks(registry, "store", "Blocks read back from the store to run");
     this.steps = new Dispatch(this, flows, registry);
     this.loading = new BlockLoading(this);
     this.stopPolling = new StopPolling(store, instance, job.name(), leases != null);
@@ -199,6 +208,14 @@ public final class BatchRun {
                 .name("sluice-batch-" + job.name() + "-" + instance + "-", 0)
                 .daemon(true)
                 .factory());
+  }
+
+  /** The job's counter of blocks this node ran, by where their records came {@code from}. */
+  private Counter blocks(MeterRegistry registry, String from, String description) {
+    return Counter.builder("sluice.batch.blocks")
+        .tags("job", job.name(), "from", from)
+        .description(description)
+        .register(registry);
   }
 
   /** The job's counter of records that reached {@code outcome}, summed over its runs. */

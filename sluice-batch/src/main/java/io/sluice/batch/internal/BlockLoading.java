@@ -14,6 +14,10 @@ final class BlockLoading {
 
   private final BatchRun run;
 
+  /** Blocks handed over to be stored unclaimed and not stored yet: the loader counts them ahead. */
+  private final java.util.concurrent.atomic.AtomicInteger unclaimedPending =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   BlockLoading(BatchRun run) {
     this.run = run;
   }
@@ -26,6 +30,7 @@ final class BlockLoading {
         page = run.store.pending(run.instance, after, PAGE)) {
       for (BlockStore.Block block : page) {
         if (block.unreadable() == null) {
+          run.blocksFromStore.increment();
           run.dispatch(block);
         } else if (run.mayDispatch()) {
           dropUnreadable(block);
@@ -64,42 +69,64 @@ final class BlockLoading {
               ? LoadCommitter.inline(this::storeAndDispatch, reader::stored)
               : LoadCommitter.behind(
                   this::storeAndDispatch,
+                  this::notStored,
                   "sluice-batch-" + run.job.name() + "-" + run.instance + "-load")) {
         while (!end && run.mayDispatch()) {
+          SharedClaims.Room room = new SharedClaims.Room(0, 0, perCommit);
           if (run.lease != null) {
-            run.claims.awaitRoomToLoad();
-            if (!run.mayDispatch()) {
+            room = run.claims.awaitRoomToLoad(perCommit, unclaimedPending.get());
+            if (room.blocks() == 0 || !run.mayDispatch()) {
+              run.slots.release(room.placed());
               break;
             }
           }
-          List<BlockStore.Loaded> group = new ArrayList<>(perCommit);
-          while (group.size() < perCommit) {
-            List<BatchRecord> records = new ArrayList<>(run.job.blockSize());
-            long unreadable = 0;
-            for (BatchRecord r = reader.next(); r != null; r = reader.next()) {
-              records.add(r);
-              if (r.failed()) {
-                unreadable++;
-                run.sample(r);
+          List<BlockStore.Loaded> group = new ArrayList<>(room.blocks());
+          // The places taken for this group, given back unless it is handed over with them.
+          int placed = room.placed();
+          try {
+            while (group.size() < room.blocks()) {
+              List<BatchRecord> records = new ArrayList<>(run.job.blockSize());
+              long unreadable = 0;
+              for (BatchRecord r = reader.next(); r != null; r = reader.next()) {
+                records.add(r);
+                if (r.failed()) {
+                  unreadable++;
+                  run.sample(r);
+                }
+                if (records.size() == run.job.blockSize()) {
+                  break;
+                }
               }
-              if (records.size() == run.job.blockSize()) {
+              boolean partial = records.size() < run.job.blockSize();
+              if (!records.isEmpty()) {
+                boolean claimed =
+                    run.lease != null && group.size() < room.placed() + room.waiting();
+                group.add(new BlockStore.Loaded(next, records, unreadable, claimed));
+                next = reader.position();
+              }
+              if (partial) {
+                // The input ended, or has nothing now (a source waiting for its records to be
+                // acknowledged): the blocks so far are stored as they are.
+                end = reader.ended();
                 break;
               }
             }
-            boolean partial = records.size() < run.job.blockSize();
-            if (!records.isEmpty()) {
-              group.add(new BlockStore.Loaded(next, records, unreadable));
-              next = reader.position();
+            // Places taken for blocks the input did not have.
+            run.slots.release(Math.max(0, placed - group.size()));
+            placed = Math.min(placed, group.size());
+            if (!group.isEmpty()) {
+              int unclaimed = unclaimed(group);
+              unclaimedPending.addAndGet(unclaimed);
+              try {
+                committer.submit(new LoadCommitter.Group(group, next, placed));
+              } catch (RuntimeException | Error e) {
+                unclaimedPending.addAndGet(-unclaimed);
+                throw e;
+              }
             }
-            if (partial) {
-              // The input ended, or has nothing now (a source waiting for its records to be
-              // acknowledged): the blocks so far are stored as they are.
-              end = reader.ended();
-              break;
-            }
-          }
-          if (!group.isEmpty()) {
-            committer.submit(new LoadCommitter.Group(group, next));
+            placed = 0;
+          } finally {
+            run.slots.release(placed);
           }
         }
       }
@@ -110,25 +137,47 @@ final class BlockLoading {
     }
   }
 
+  /** How many of {@code blocks} are stored unclaimed (on a shared store). */
+  private int unclaimed(List<BlockStore.Loaded> blocks) {
+    if (run.lease == null) {
+      return 0;
+    }
+    return (int) blocks.stream().filter(b -> !b.held()).count();
+  }
+
+  /**
+   * Forgets the groups that were handed over and not stored (a store failed before them), giving
+   * back the places taken for them.
+   */
+  private void notStored(List<LoadCommitter.Group> groups) {
+    for (LoadCommitter.Group g : groups) {
+      unclaimedPending.addAndGet(-unclaimed(g.blocks()));
+      run.slots.release(g.placed());
+    }
+  }
+
   /** Stores groups of loaded blocks in one commit, then dispatches them in order. */
   private void storeAndDispatch(List<LoadCommitter.Group> groups) {
     List<BlockStore.Loaded> blocks = new ArrayList<>();
-    groups.forEach(g -> blocks.addAll(g.blocks()));
-    // On a shared store, the blocks this node has free places for now are stored claimed by it and
-    // run from memory (no claim to make, no records to read back); the rest wait for any node's
-    // claim. A job with an output file has its blocks claimed in order instead.
-    int own = 0;
-    if (run.lease != null && run.output == null) {
-      while (own < blocks.size() && run.slots.tryAcquire()) {
-        own++;
+    List<Boolean> placed = new ArrayList<>();
+    for (LoadCommitter.Group g : groups) {
+      blocks.addAll(g.blocks());
+      for (int i = 0; i < g.blocks().size(); i++) {
+        placed.add(i < g.placed());
       }
     }
+    // On a shared store, the blocks planned for this node are stored claimed by it and run from
+    // memory (no claim to make, no records to read back), on the places taken for them or each as
+    // a place frees; the rest wait for the other nodes' claims (this node's, once its loading ends
+    // when it holds what it loads).
     List<Boolean> stored;
     try {
-      stored = run.store.load(run.instance, blocks, groups.getLast().next(), run.lease, own);
+      stored = run.store.load(run.instance, blocks, groups.getLast().next(), run.lease);
     } catch (RuntimeException | Error e) {
-      run.slots.release(own);
+      run.slots.release(groups.stream().mapToInt(LoadCommitter.Group::placed).sum());
       throw e;
+    } finally {
+      unclaimedPending.addAndGet(-unclaimed(blocks));
     }
     for (int i = 0; i < blocks.size(); i++) {
       BlockStore.Loaded block = blocks.get(i);
@@ -140,19 +189,30 @@ final class BlockLoading {
       }
     }
     if (run.lease != null) {
-      for (int i = 0; i < own; i++) {
+      for (int i = 0; i < blocks.size(); i++) {
         BlockStore.Loaded block = blocks.get(i);
-        if (stored.get(i)) {
-          run.dispatchHolding(
-              new BlockStore.Block(run.instance, block.number(), 0, block.records()));
+        BlockStore.Block dispatched =
+            new BlockStore.Block(run.instance, block.number(), 0, block.records());
+        if (!block.held()) {
+          continue;
+        }
+        if (!stored.get(i)) {
+          // Stored before (a loading taken over): whoever holds it runs it.
+          if (placed.get(i)) {
+            run.slots.release();
+          }
+        } else if (placed.get(i)) {
+          run.blocksFromMemory.increment();
+          run.dispatchHolding(dispatched);
         } else {
-          run.slots.release(); // stored before (a loading taken over): whoever holds it runs it
+          run.blocksFromMemory.increment();
+          run.dispatch(dispatched);
         }
       }
-      run.claims.loaded();
       return;
     }
     for (BlockStore.Loaded block : blocks) {
+      run.blocksFromMemory.increment();
       run.dispatch(new BlockStore.Block(run.instance, block.number(), 0, block.records()));
     }
   }

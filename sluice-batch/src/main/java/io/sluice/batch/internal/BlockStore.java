@@ -292,8 +292,17 @@ public final class BlockStore {
     return load(instance, List.of(new Loaded(number, records, failed)), nextPosition).getFirst();
   }
 
-  /** A block read from the input: its number, its records, and how many could not be read. */
-  public record Loaded(long number, List<BatchRecord> records, long failed) {}
+  /**
+   * A block read from the input: its number, its records, how many could not be read, and whether
+   * the loading node holds a place for it (stored claimed by the loader, and run from its memory).
+   */
+  public record Loaded(long number, List<BatchRecord> records, long failed, boolean held) {
+
+    /** A block no node holds once stored. */
+    public Loaded(long number, List<BatchRecord> records, long failed) {
+      this(number, records, failed, false);
+    }
+  }
 
   /**
    * Stores these consecutive blocks of {@code instance} and the input position after the last, in
@@ -311,15 +320,6 @@ public final class BlockStore {
    */
   public List<Boolean> load(
       long instance, List<Loaded> blocks, long nextPosition, NodeLease loader) {
-    return load(instance, blocks, nextPosition, loader, 0);
-  }
-
-  /**
-   * As {@link #load(long, List, long, NodeLease)}, the first {@code claimed} blocks stored claimed
-   * by {@code loader} (the loading node runs them itself, from memory, with no claim to make).
-   */
-  public List<Boolean> load(
-      long instance, List<Loaded> blocks, long nextPosition, NodeLease loader, int claimed) {
     List<byte[]> stored = new ArrayList<>(blocks.size());
     blocks.forEach(block -> stored.add(values.write(new ArrayList<>(block.records()))));
     long now = clock.millis();
@@ -337,7 +337,7 @@ public final class BlockStore {
           long failed = 0;
           for (int i = 0; i < blocks.size(); i++) {
             Loaded block = blocks.get(i);
-            boolean owned = i < claimed && loader != null;
+            boolean owned = block.held() && loader != null;
             bind(
                 insert,
                 instance,
@@ -859,7 +859,7 @@ public final class BlockStore {
   /**
    * Where a shared instance stands for the nodes working on it: whether its input is all read,
    * whether a node with a valid lease loads it, how many blocks are left, how many of them no node
-   * with a valid lease holds, whether a stop was asked, and its state.
+   * with a valid lease holds, whether a stop was asked, its state, and its failed records.
    */
   public record Shared(
       boolean inputDone,
@@ -867,7 +867,8 @@ public final class BlockStore {
       long blocks,
       long claimable,
       boolean stopRequested,
-      BatchState state) {
+      BatchState state,
+      long failed) {
 
     /** Whether every block is through every step and the input is all read: the run is over. */
     public boolean finished() {
@@ -884,7 +885,8 @@ public final class BlockStore {
                 + ", (SELECT COUNT(*) FROM sluice_batch_block b WHERE b.instance_id = i.id),"
                 + " (SELECT COUNT(*) FROM sluice_batch_block c WHERE c.instance_id = i.id AND "
                 + LeaseHolder.lapsedSql(type, "c.owner", "c.epoch")
-                + "), i.stop_requested, i.state FROM sluice_batch_instance i WHERE i.id = ?",
+                + "), i.stop_requested, i.state, i.failed FROM sluice_batch_instance i"
+                + " WHERE i.id = ?",
             rs ->
                 new Shared(
                     rs.getBoolean(1),
@@ -892,7 +894,8 @@ public final class BlockStore {
                     rs.getLong(3),
                     rs.getLong(4),
                     rs.getBoolean(5),
-                    BatchState.values()[rs.getInt(6)]),
+                    BatchState.values()[rs.getInt(6)],
+                    rs.getLong(7)),
             instance)
         .getFirst();
   }

@@ -20,8 +20,16 @@ import java.util.function.Consumer;
  */
 final class LoadCommitter implements AutoCloseable {
 
-  /** Blocks read one after the other, and the input position after the last of them. */
-  record Group(List<BlockStore.Loaded> blocks, long next) {}
+  /**
+   * Blocks read one after the other, the input position after the last of them, and how many of its
+   * first blocks have a place of this node taken for them already.
+   */
+  record Group(List<BlockStore.Loaded> blocks, long next, int placed) {
+
+    Group(List<BlockStore.Loaded> blocks, long next) {
+      this(blocks, next, 0);
+    }
+  }
 
   /** Groups handed over and not yet stored, at most. */
   static final int DEPTH = 8;
@@ -29,6 +37,7 @@ final class LoadCommitter implements AutoCloseable {
   private static final Group END = new Group(List.of(), -1);
 
   private final Consumer<List<Group>> store;
+  private final Consumer<List<Group>> dropped;
   private final Runnable stored;
   private final BlockingQueue<Group> waiting;
   private final Thread thread;
@@ -40,8 +49,13 @@ final class LoadCommitter implements AutoCloseable {
    */
   private volatile boolean failureThrown;
 
-  private LoadCommitter(Consumer<List<Group>> store, Runnable stored, String threadName) {
+  private LoadCommitter(
+      Consumer<List<Group>> store,
+      Consumer<List<Group>> dropped,
+      Runnable stored,
+      String threadName) {
     this.store = store;
+    this.dropped = dropped;
     this.stored = stored;
     if (threadName == null) {
       this.waiting = null;
@@ -54,15 +68,17 @@ final class LoadCommitter implements AutoCloseable {
 
   /**
    * A committer that stores groups ({@code store}: in one commit, then dispatches their blocks) on
-   * a thread named {@code threadName}.
+   * a thread named {@code threadName}; the groups handed over after a store failed are given to
+   * {@code dropped} instead (what the loader took for them is given back).
    */
-  static LoadCommitter behind(Consumer<List<Group>> store, String threadName) {
-    return new LoadCommitter(store, () -> {}, threadName);
+  static LoadCommitter behind(
+      Consumer<List<Group>> store, Consumer<List<Group>> dropped, String threadName) {
+    return new LoadCommitter(store, dropped, () -> {}, threadName);
   }
 
   /** A committer that stores each group on the caller's thread, then tells {@code stored}. */
   static LoadCommitter inline(Consumer<List<Group>> store, Runnable stored) {
-    return new LoadCommitter(store, stored, null);
+    return new LoadCommitter(store, groups -> {}, stored, null);
   }
 
   /** Hands {@code group} over; throws what failed an earlier store (the storage). */
@@ -115,6 +131,8 @@ final class LoadCommitter implements AutoCloseable {
           // waiting for ever for room in a full queue.
           failure = new SluiceException("storing the loaded blocks failed: " + e, e);
         }
+      } else if (!groups.isEmpty()) {
+        dropped.accept(groups);
       }
       if (end) {
         return;

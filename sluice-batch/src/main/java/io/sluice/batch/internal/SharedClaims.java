@@ -1,5 +1,6 @@
 package io.sluice.batch.internal;
 
+import io.sluice.batch.BatchInput;
 import io.sluice.batch.BatchState;
 import io.sluice.core.Backoff;
 import io.sluice.jdbc.SqlStates;
@@ -16,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * blocks, a few at a time, under its node lease ({@code FOR UPDATE SKIP LOCKED}), and every move of
  * a claimed block is fenced by that lease, so a node that wakes after its lease lapsed commits
  * nothing. One node at a time loads the input (under the same lease: another takes the loading over
- * from the stored position once it lapses), storing blocks no node holds, at most {@link #AHEAD}
- * unclaimed ahead of the nodes. A node whose blocks are all through, while other nodes still hold
+ * from the stored position once it lapses). The loading node stores the blocks it has free places
+ * for claimed by itself and runs them from memory, and keeps up to {@link #AHEAD} more stored
+ * unclaimed for the other nodes; it claims none of those while it loads, so that alone it reads
+ * back no block it just wrote. A node whose blocks are all through, while other nodes still hold
  * some, waits: if one of them dies, its blocks are claimable once its lease lapses.
  */
 final class SharedClaims {
@@ -44,11 +47,8 @@ final class SharedClaims {
   /** Blocks that left this run unmoved, to let go of. */
   private final java.util.Queue<Long> dropped = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-  /** Given when this node's loader stored blocks: its claims look again at once. */
-  private final Semaphore stored = new Semaphore(0);
-
-  /** Given when this node claimed blocks: its loader, waiting for room, looks again at once. */
-  private final Semaphore claimed = new Semaphore(0);
+  /** Given when this node's loading ends: its claims look again at once. */
+  private final Semaphore loadEnded = new Semaphore(0);
 
   private long lookedAt = System.nanoTime() - LOOK_NANOS;
 
@@ -112,9 +112,9 @@ final class SharedClaims {
         if (more) {
           misses = 0;
         } else {
-          // Woken at once when this node's loader stores blocks; another node's are seen at the
+          // Woken at once when this node's loading ends; another node's blocks are seen at the
           // next look.
-          await(stored, IDLE.delay(misses++));
+          await(loadEnded, IDLE.delay(misses++));
         }
       } catch (RuntimeException e) {
         if (!SqlStates.retryable(e)) {
@@ -149,26 +149,28 @@ final class SharedClaims {
       lookedAt = now;
       takeLoading();
     }
-    int room = Math.min(CLAIM, run.slots.availablePermits());
-    if (room == 0) {
-      awaitSlot();
-      return true;
-    }
-    List<BlockStore.Block> claimed = run.store.claim(run.instance, run.lease, room);
-    if (!claimed.isEmpty()) {
-      run.idle = false;
-      this.claimed.release();
-      for (BlockStore.Block block : claimed) {
-        if (block.unreadable() == null) {
-          run.dispatch(block);
-        } else {
-          run.loading.dropUnreadable(block);
-        }
+    if (!loadingHere()) {
+      int room = Math.min(CLAIM, run.slots.availablePermits());
+      if (room == 0) {
+        awaitSlot();
+        return true;
       }
-      return true;
+      List<BlockStore.Block> claimed = run.store.claim(run.instance, run.lease, room);
+      if (!claimed.isEmpty()) {
+        run.idle = false;
+        for (BlockStore.Block block : claimed) {
+          if (block.unreadable() == null) {
+            run.blocksFromStore.increment();
+            run.dispatch(block);
+          } else {
+            run.loading.dropUnreadable(block);
+          }
+        }
+        return true;
+      }
     }
     BlockStore.Shared at = run.store.shared(run.instance);
-    run.failed.accumulateAndGet(failedOf(), Math::max);
+    run.failed.accumulateAndGet(at.failed(), Math::max);
     if (at.finished()) {
       run.inputRead = true;
       return null;
@@ -228,8 +230,14 @@ final class SharedClaims {
     return false;
   }
 
-  private long failedOf() {
-    return run.store.find(run.instance).map(InstanceTable.Instance::failed).orElse(0L);
+  /**
+   * Whether this node loads the input now and {@link #holdsWhatItLoads() holds what it loads}: it
+   * claims nothing until its loading ends (the blocks stored unclaimed are the other nodes'
+   * meanwhile).
+   */
+  private boolean loadingHere() {
+    Thread loading = loader;
+    return holdsWhatItLoads() && loading != null && loading.isAlive();
   }
 
   /** Starts loading the input on a thread of its own when no other node with a live lease does. */
@@ -257,6 +265,14 @@ final class SharedClaims {
    * reads again from the position stored (blocks stored before are not stored twice).
    */
   private void load() {
+    try {
+      loadUntilRead();
+    } finally {
+      loadEnded.release();
+    }
+  }
+
+  private void loadUntilRead() {
     int failures = 0;
     while (!run.inputRead && run.mayDispatch()) {
       try {
@@ -289,17 +305,74 @@ final class SharedClaims {
   }
 
   /**
-   * Waits, as the loader, until fewer than {@link #AHEAD} stored blocks wait for a node to claim
-   * them (or the run stops).
+   * What the loader stores next: {@code placed} blocks claimed by this node on places it took
+   * already, {@code waiting} more claimed by it that wait in its memory for a place (only a loader
+   * that {@link #holdsWhatItLoads() holds what it loads}), then {@code unclaimed} blocks for any
+   * node's claim. None: the run stops.
    */
-  void awaitRoomToLoad() {
+  record Room(int placed, int waiting, int unclaimed) {
+
+    /** How many blocks the loader reads now. */
+    int blocks() {
+      return placed + waiting + unclaimed;
+    }
+  }
+
+  /**
+   * Whether this node, while it loads, runs every block it loads from memory, except those it
+   * stores for the other nodes, and claims none: not for a job with an output file (its blocks are
+   * claimed in order), nor for one started by a message (the message's records are all stored
+   * before its flow goes on, so its loader cannot wait for places).
+   */
+  boolean holdsWhatItLoads() {
+    BatchInput input = run.job.input();
+    return run.output == null
+        && !(input instanceof MessageRecords)
+        && !(input instanceof MessageInput);
+  }
+
+  /**
+   * Plans the loader's next {@code most} blocks: this node's free places first (taken here, before
+   * the blocks are read, so that a group still being committed does not count them twice), then as
+   * many unclaimed as keep {@link #AHEAD} stored blocks waiting for the other nodes' claims ({@code
+   * pending} of them handed over to be stored and not stored yet), and the rest claimed by this
+   * node when it holds what it loads; else it waits while {@link #AHEAD} wait. The records of a
+   * message that started the job are stored unclaimed without waiting, as many as they are.
+   */
+  Room awaitRoomToLoad(int most, int pending) {
     int misses = 0;
     while (run.mayDispatch()) {
-      if (run.store.claimable(run.instance, AHEAD) < AHEAD) {
-        return;
+      int placed = 0;
+      while (run.output == null && placed < most && run.slots.tryAcquire()) {
+        placed++;
       }
-      await(claimed, IDLE.delay(misses++));
+      if (placed == most) {
+        return new Room(placed, 0, 0);
+      }
+      if (run.job.input() instanceof MessageRecords) {
+        // The message's records are in memory already, and its flow waits until they are all
+        // stored: they are stored at once, whatever waits ahead.
+        return new Room(placed, 0, most - placed);
+      }
+      long ahead;
+      try {
+        ahead = run.store.claimable(run.instance, AHEAD) + pending;
+      } catch (RuntimeException e) {
+        run.slots.release(placed);
+        throw e;
+      }
+      int unclaimed = (int) Math.max(0, Math.min(most - placed, AHEAD - ahead));
+      if (holdsWhatItLoads()) {
+        return new Room(placed, most - placed - unclaimed, unclaimed);
+      }
+      if (placed + unclaimed > 0) {
+        return new Room(placed, 0, unclaimed);
+      }
+      // This node's claims free places as its blocks go through; the other nodes' are seen at the
+      // next look.
+      awaitSlot(IDLE.delay(misses++));
     }
+    return new Room(0, 0, 0);
   }
 
   /**
@@ -329,11 +402,6 @@ final class SharedClaims {
     }
   }
 
-  /** Tells the claims that this node's loader stored blocks. */
-  void loaded() {
-    stored.release();
-  }
-
   /** Waits up to {@code delay} for {@code signal}, then forgets the signals given meanwhile. */
   private void await(Semaphore signal, Duration delay) {
     try {
@@ -346,8 +414,13 @@ final class SharedClaims {
   }
 
   private void awaitSlot() {
+    awaitSlot(Duration.ofMillis(200));
+  }
+
+  /** Waits up to {@code delay} for a free place of this node, leaving it free. */
+  private void awaitSlot(Duration delay) {
     try {
-      if (run.slots.tryAcquire(200, TimeUnit.MILLISECONDS)) {
+      if (run.slots.tryAcquire(delay.toNanos(), TimeUnit.NANOSECONDS)) {
         run.slots.release();
       }
     } catch (InterruptedException e) {

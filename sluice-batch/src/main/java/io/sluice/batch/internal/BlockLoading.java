@@ -18,6 +18,13 @@ final class BlockLoading {
   private final java.util.concurrent.atomic.AtomicInteger unclaimedPending =
       new java.util.concurrent.atomic.AtomicInteger();
 
+  /**
+   * Blocks handed over to be stored claimed by this node that wait for a place and were not sent to
+   * their step yet: bounded, so that the loader keeps looking at what the other nodes need.
+   */
+  private final java.util.concurrent.atomic.AtomicInteger waitingPending =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   BlockLoading(BatchRun run) {
     this.run = run;
   }
@@ -74,7 +81,8 @@ final class BlockLoading {
         while (!end && run.mayDispatch()) {
           SharedClaims.Room room = new SharedClaims.Room(0, 0, perCommit);
           if (run.lease != null) {
-            room = run.claims.awaitRoomToLoad(perCommit, unclaimedPending.get());
+            room =
+                run.claims.awaitRoomToLoad(perCommit, unclaimedPending::get, waitingPending::get);
             if (room.blocks() == 0 || !run.mayDispatch()) {
               run.slots.release(room.placed());
               break;
@@ -115,12 +123,15 @@ final class BlockLoading {
             run.slots.release(Math.max(0, placed - group.size()));
             placed = Math.min(placed, group.size());
             if (!group.isEmpty()) {
+              LoadCommitter.Group handed = new LoadCommitter.Group(group, next, placed);
               int unclaimed = unclaimed(group);
               unclaimedPending.addAndGet(unclaimed);
+              waitingPending.addAndGet(waiting(handed));
               try {
-                committer.submit(new LoadCommitter.Group(group, next, placed));
+                committer.submit(handed);
               } catch (RuntimeException | Error e) {
                 unclaimedPending.addAndGet(-unclaimed);
+                waitingPending.addAndGet(-waiting(handed));
                 throw e;
               }
             }
@@ -152,8 +163,14 @@ final class BlockLoading {
   private void notStored(List<LoadCommitter.Group> groups) {
     for (LoadCommitter.Group g : groups) {
       unclaimedPending.addAndGet(-unclaimed(g.blocks()));
+      waitingPending.addAndGet(-waiting(g));
       run.slots.release(g.placed());
     }
+  }
+
+  /** How many blocks of {@code group} are claimed by this node with no place taken for them. */
+  private static int waiting(LoadCommitter.Group group) {
+    return (int) group.blocks().stream().filter(BlockStore.Loaded::held).count() - group.placed();
   }
 
   /** Stores groups of loaded blocks in one commit, then dispatches them in order. */
@@ -175,6 +192,7 @@ final class BlockLoading {
       stored = run.store.load(run.instance, blocks, groups.getLast().next(), run.lease);
     } catch (RuntimeException | Error e) {
       run.slots.release(groups.stream().mapToInt(LoadCommitter.Group::placed).sum());
+      waitingPending.addAndGet(-groups.stream().mapToInt(BlockLoading::waiting).sum());
       throw e;
     } finally {
       unclaimedPending.addAndGet(-unclaimed(blocks));
@@ -200,6 +218,8 @@ final class BlockLoading {
           // Stored before (a loading taken over): whoever holds it runs it.
           if (placed.get(i)) {
             run.slots.release();
+          } else {
+            waitingPending.decrementAndGet();
           }
         } else if (placed.get(i)) {
           run.blocksFromMemory.increment();
@@ -207,6 +227,7 @@ final class BlockLoading {
         } else {
           run.blocksFromMemory.increment();
           run.dispatch(dispatched);
+          waitingPending.decrementAndGet();
         }
       }
       return;

@@ -333,17 +333,25 @@ final class SharedClaims {
 
   /**
    * Plans the loader's next {@code most} blocks: this node's free places first (taken here, before
-   * the blocks are read, so that a group still being committed does not count them twice), then as
-   * many unclaimed as keep {@link #AHEAD} stored blocks waiting for the other nodes' claims ({@code
+   * the blocks are read, so that a group still being committed does not count them twice, and only
+   * while none of its blocks handed over waits for a place: {@code waiting}), then as many
+   * unclaimed as keep {@link #AHEAD} stored blocks waiting for the other nodes' claims ({@code
    * pending} of them handed over to be stored and not stored yet), and the rest claimed by this
    * node when it holds what it loads; else it waits while {@link #AHEAD} wait. The records of a
    * message that started the job are stored unclaimed without waiting, as many as they are.
    */
-  Room awaitRoomToLoad(int most, int pending) {
+  Room awaitRoomToLoad(
+      int most, java.util.function.IntSupplier pending, java.util.function.IntSupplier waiting) {
     int misses = 0;
     while (run.mayDispatch()) {
       int placed = 0;
-      while (run.output == null && placed < most && run.slots.tryAcquire()) {
+      // Places are taken only while no block of this node waits for one in the store thread's
+      // hands: a group holding places queued behind a waiting block would keep them from it, and
+      // with every place held so, nothing would move again.
+      while (run.output == null
+          && placed < most
+          && waiting.getAsInt() == 0
+          && run.slots.tryAcquire()) {
         placed++;
       }
       if (placed == most) {
@@ -356,7 +364,7 @@ final class SharedClaims {
       }
       long ahead;
       try {
-        ahead = run.store.claimable(run.instance, AHEAD) + pending;
+        ahead = run.store.claimable(run.instance, AHEAD) + pending.getAsInt();
       } catch (RuntimeException e) {
         run.slots.release(placed);
         throw e;

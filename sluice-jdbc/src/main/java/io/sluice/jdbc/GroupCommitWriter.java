@@ -294,10 +294,14 @@ final class GroupCommitWriter implements AutoCloseable {
       // The waiters are woken before the writers hear of their commit: a caller that reads the
       // signal's generation once its write returned sees the change it made (a contract test saw
       // the old generation under load).
-      if (!readied.isEmpty()) {
-        afterCommit.accept(readied);
+      try {
+        if (!readied.isEmpty()) {
+          afterCommit.accept(readied);
+        }
+      } finally {
+        // Committed whatever a waiter's wake-up threw: the writers must hear it, or they wait on.
+        batch.forEach(Pending::complete);
       }
-      batch.forEach(Pending::complete);
       return Outcome.COMMITTED;
     }
 

@@ -20,7 +20,8 @@ final class BlockLoading {
 
   /**
    * Blocks handed over to be stored claimed by this node that wait for a place and were not sent to
-   * their step yet: bounded, so that the loader keeps looking at what the other nodes need.
+   * their step yet: while any does, the loader takes no place ahead ({@link
+   * SharedClaims#awaitRoomToLoad}).
    */
   private final java.util.concurrent.atomic.AtomicInteger waitingPending =
       new java.util.concurrent.atomic.AtomicInteger();
@@ -107,8 +108,7 @@ final class BlockLoading {
               }
               boolean partial = records.size() < run.job.blockSize();
               if (!records.isEmpty()) {
-                boolean claimed =
-                    run.lease != null && group.size() < room.placed() + room.waiting();
+                boolean claimed = group.size() < room.placed() + room.waiting();
                 group.add(new BlockStore.Loaded(next, records, unreadable, claimed));
                 next = reader.position();
               }

@@ -1,5 +1,6 @@
 package io.sluice.bench.db;
 
+import io.sluice.bench.RunFiles;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -60,7 +61,7 @@ public final class StreamedSelectRounds {
           DbBenchmark.SELECT_ROWS,
           rounds,
           warmUp,
-          load(),
+          RunFiles.loadAverage(),
           coldLoop / 1e6,
           coldSluice / 1e6,
           quartiles(loop, "%.1f"),
@@ -95,13 +96,5 @@ public final class StreamedSelectRounds {
           String.format(Locale.ROOT, format, sorted[(int) Math.round(q * (sorted.length - 1))]));
     }
     return String.join(" / ", out);
-  }
-
-  private static String load() {
-    try {
-      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
-    } catch (java.io.IOException unknown) {
-      return "unknown";
-    }
   }
 }

@@ -149,7 +149,7 @@ public final class BatchEngine {
         continue;
       }
       BlockStore.Shared shared = store.shared(at.id());
-      if (!shared.loading() && shared.blocks() == shared.claimable()) {
+      if (!shared.worked()) {
         continue; // nobody works on it now
       }
       if (!at.definition().equals(job.definition())) {
@@ -162,14 +162,6 @@ public final class BatchEngine {
                 + " sluice batch stop "
                 + at.id()
                 + ")");
-      }
-      if (job.output() != null) {
-        throw BatchStartRefusedException.join(
-            job.name(),
-            at.id(),
-            "is run by another node, and the job writes its output file ("
-                + job.output().describe()
-                + ") on one node, in block order: a second node cannot join it");
       }
     }
   }
@@ -319,9 +311,10 @@ public final class BatchEngine {
   }
 
   /**
-   * The instances of {@code job} that other nodes run on this shared store and that have blocks no
-   * node holds (work for one more node), oldest first; those with another definition are left out
-   * and told to {@code differs} (the instance and what differs). Empty on one process's store.
+   * The instances of {@code job} that other nodes run on this shared store and that have work for
+   * one more node (blocks no node holds, or output lines no node writes), oldest first; those with
+   * another definition are left out and told to {@code differs} (the instance and what differs).
+   * Empty on one process's store.
    */
   public List<Long> joinable(BatchJob job, java.util.function.BiConsumer<Long, String> differs) {
     if (!store.shared()) {
@@ -330,7 +323,7 @@ public final class BatchEngine {
     List<Long> ids = new java.util.ArrayList<>();
     for (InstanceTable.Instance at : store.list(job.name(), 20).reversed()) {
       boolean live = at.state() == BatchState.LOADING || at.state() == BatchState.RUNNING;
-      if (!live || running.containsKey(at.id()) || store.shared(at.id()).claimable() == 0) {
+      if (!live || running.containsKey(at.id()) || !needsANode(store.shared(at.id()))) {
         continue;
       }
       if (!at.definition().equals(job.definition())) {
@@ -341,6 +334,14 @@ public final class BatchEngine {
       ids.add(at.id());
     }
     return ids;
+  }
+
+  /**
+   * Whether a shared instance has work for one more node: blocks no node holds, or output lines no
+   * node writes.
+   */
+  private static boolean needsANode(BlockStore.Shared at) {
+    return at.claimable() > 0 || (at.lines() > 0 && !at.writing());
   }
 
   /**

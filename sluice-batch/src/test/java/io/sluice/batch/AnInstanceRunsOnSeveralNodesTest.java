@@ -4,21 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.batch.internal.BlockStore;
 import io.sluice.core.app.Application;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
-import io.sluice.core.store.Storage;
 import io.sluice.jdbc.JdbcAccess;
-import io.sluice.jdbc.PostgresStorageFactory;
-import io.sluice.jobs.JobStores;
-import io.sluice.jobs.LeaseHolder;
 import io.sluice.testkit.PostgresTestDatabase;
 import io.sluice.testkit.TcpProxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,33 +65,12 @@ class AnInstanceRunsOnSeveralNodesTest {
   }
 
   /** One node: its own storage, application and lease. */
-  private record Node(
-      String name,
-      BatchEngine engine,
-      LeaseHolder lease,
-      Storage storage,
-      Application application) {}
-
-  private Node node(String name) {
+  private SharedStoreNode node(String name) {
     return node(name, DB.config());
   }
 
-  private Node node(String name, io.sluice.core.store.StorageConfig config) {
-    Storage storage =
-        new PostgresStorageFactory()
-            .open(config, EmbeddedBatch.VALUES, new SimpleMeterRegistry(), Clock.systemUTC());
-    open.add(storage);
-    Application application =
-        Application.builder().storage(storage).storedValues(EmbeddedBatch.VALUES).build();
-    open.add(application);
-    LeaseHolder lease =
-        LeaseHolder.start(
-            JobStores.open(storage, EmbeddedBatch.VALUES),
-            name,
-            Duration.ofSeconds(6),
-            Duration.ofMillis(500));
-    open.add(lease);
-    return new Node(name, BatchEngine.of(application, lease), lease, storage, application);
+  private SharedStoreNode node(String name, io.sluice.core.store.StorageConfig config) {
+    return SharedStoreNode.open(name, config, open);
   }
 
   private BatchJob job(String node, int blockSize) {
@@ -144,7 +117,7 @@ class AnInstanceRunsOnSeveralNodesTest {
   @Test
   void aNodeAloneReadsBackOnlyTheBlocksItKeptForOthers() throws Exception {
     go.countDown();
-    Node a = node("node-a");
+    SharedStoreNode a = node("node-a");
     BatchResult result = a.engine().run(job("node-a", 100)).result().get(120, TimeUnit.SECONDS);
     assertThat(result.state()).isEqualTo(BatchState.COMPLETED);
     assertThat(result.processed()).isEqualTo(RECORDS);
@@ -155,7 +128,7 @@ class AnInstanceRunsOnSeveralNodesTest {
   }
 
   /** The blocks {@code node} ran of job spread, by where their records came {@code from}. */
-  private static double blocks(Node node, String from) {
+  private static double blocks(SharedStoreNode node, String from) {
     return node.application()
         .meterRegistry()
         .get("sluice.batch.blocks")
@@ -166,9 +139,9 @@ class AnInstanceRunsOnSeveralNodesTest {
 
   @Test
   void threeNodesShareOneInstanceAndEachRecordIsInOneGroup() throws Exception {
-    Node a = node("node-a");
-    Node b = node("node-b");
-    Node c = node("node-c");
+    SharedStoreNode a = node("node-a");
+    SharedStoreNode b = node("node-b");
+    SharedStoreNode c = node("node-c");
     BatchEngine.Execution first = a.engine().run(job("node-a", 100));
     BlockStore store = new BlockStore(JdbcAccess.of(a.storage()), EmbeddedBatch.VALUES);
     await().atMost(Duration.ofSeconds(30)).until(() -> store.shared(first.instance()).blocks() > 0);
@@ -215,8 +188,8 @@ class AnInstanceRunsOnSeveralNodesTest {
 
   @Test
   void aNodeWhoseLeaseIsTakenCommitsNothingUnderItAndRejoins() throws Exception {
-    Node a = node("node-a");
-    Node b = node("node-b");
+    SharedStoreNode a = node("node-a");
+    SharedStoreNode b = node("node-b");
     BatchEngine.Execution first = a.engine().run(job("node-a", 100));
     BlockStore store = new BlockStore(JdbcAccess.of(a.storage()), EmbeddedBatch.VALUES);
     await().atMost(Duration.ofSeconds(30)).until(() -> store.shared(first.instance()).blocks() > 0);
@@ -251,7 +224,7 @@ class AnInstanceRunsOnSeveralNodesTest {
 
   @Test
   void nodesStartedAtTheSameInstantRunOneInstance() throws Exception {
-    List<Node> nodes = List.of(node("node-a"), node("node-b"), node("node-c"));
+    List<SharedStoreNode> nodes = List.of(node("node-a"), node("node-b"), node("node-c"));
     go.countDown();
     var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
     open.add(threads::shutdownNow);
@@ -261,7 +234,7 @@ class AnInstanceRunsOnSeveralNodesTest {
       String name = "spread-" + round;
       java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(3);
       List<java.util.concurrent.Future<BatchEngine.Execution>> starts = new ArrayList<>();
-      for (Node n : nodes) {
+      for (SharedStoreNode n : nodes) {
         starts.add(
             threads.submit(
                 () -> {
@@ -293,8 +266,8 @@ class AnInstanceRunsOnSeveralNodesTest {
 
   @Test
   void aNodeWithAnotherBlockSizeIsRefusedNamingIt() throws Exception {
-    Node a = node("node-a");
-    Node b = node("node-b");
+    SharedStoreNode a = node("node-a");
+    SharedStoreNode b = node("node-b");
     BatchEngine.Execution first = a.engine().run(job("node-a", 100));
     BlockStore store = new BlockStore(JdbcAccess.of(a.storage()), EmbeddedBatch.VALUES);
     await().atMost(Duration.ofSeconds(30)).until(() -> store.shared(first.instance()).blocks() > 0);
@@ -312,8 +285,8 @@ class AnInstanceRunsOnSeveralNodesTest {
     long records = 200_000;
     go.countDown(); // the records flow from the start
     try (TcpProxy proxy = TcpProxy.to("127.0.0.1", 5432)) {
-      Node a = node("node-a", DB.configThrough(proxy));
-      Node b = node("node-b", DB.configThrough(proxy));
+      SharedStoreNode a = node("node-a", DB.configThrough(proxy));
+      SharedStoreNode b = node("node-b", DB.configThrough(proxy));
       BatchEngine.Execution first = a.engine().run(job("node-a", 100, records));
       await().atMost(Duration.ofSeconds(30)).until(() -> !owners(first.instance()).isEmpty());
       BatchEngine.Execution second = b.engine().run(job("node-b", 100, records));
@@ -345,8 +318,8 @@ class AnInstanceRunsOnSeveralNodesTest {
 
   @Test
   void aLauncherJoinsTheInstancesAnotherNodesFlowStarted() throws Exception {
-    Node a = node("node-a");
-    Node b = node("node-b");
+    SharedStoreNode a = node("node-a");
+    SharedStoreNode b = node("node-b");
     BatchJob fromMessage =
         BatchJob.builder("spread")
             .input(BatchInput.message())
@@ -387,7 +360,7 @@ class AnInstanceRunsOnSeveralNodesTest {
     assertThat(second.stopAll(Duration.ofSeconds(30))).isTrue();
   }
 
-  private BatchLauncher launcher(Node node, BatchJob job) {
+  private BatchLauncher launcher(SharedStoreNode node, BatchJob job) {
     BatchLauncher launcher = new BatchLauncher(List.of(job));
     Application application =
         Application.builder().storage(node.storage()).storedValues(EmbeddedBatch.VALUES).build();
@@ -412,19 +385,8 @@ class AnInstanceRunsOnSeveralNodesTest {
     return owners;
   }
 
-  private Map<String, Long> processedByNode(long instance) throws Exception {
-    Map<String, Long> nodes = new HashMap<>();
-    try (Connection c = connection();
-        ResultSet rs =
-            c.createStatement()
-                .executeQuery(
-                    "SELECT node, processed FROM sluice_batch_node WHERE instance_id = "
-                        + instance)) {
-      while (rs.next()) {
-        nodes.put(rs.getString(1), rs.getLong(2));
-      }
-    }
-    return nodes;
+  private static Map<String, Long> processedByNode(long instance) throws Exception {
+    return SharedStoreNode.processedByNode(DB, instance);
   }
 
   private Connection connection() throws Exception {

@@ -109,6 +109,31 @@ final class BatchNodes implements AutoCloseable {
   }
 
   /**
+   * Writes {@code file} in the test's directory: job {@value #JOB} over {@code records} records in
+   * blocks of {@code blockSize}, one held step doubling each number, written to the CSV file {@code
+   * out} (column n); returns its path.
+   */
+  Path csvConfig(String file, long records, int blockSize, Path out) throws IOException {
+    return Files.writeString(
+        work.resolve(file),
+        """
+        sluice:
+          store: { url: "%1$s", user: %2$s }
+        batch:
+          - name: %3$s
+            blockSize: %4$d
+            input: { generator: { count: %5$d } }
+            output: { csv: "%6$s", columns: [n] }
+            steps:
+              - name: double
+                processors:
+                  - component: { class: io.sluice.cli.HeldWhileGateExists }
+                  - expression: { expression: "payload * 2" }
+        """
+            .formatted(db.url(), PostgresTestDatabase.USER, JOB, blockSize, records, out));
+  }
+
+  /**
    * Starts node {@code name} running {@code config} in a directory of its own, its steps held until
    * {@link #release()}.
    */
@@ -284,7 +309,7 @@ final class BatchNodes implements AutoCloseable {
     }
   }
 
-  private List<String> strings(String sql, String... parameters) throws SQLException {
+  List<String> strings(String sql, String... parameters) throws SQLException {
     List<String> found = new ArrayList<>();
     try (Connection c = db.connect();
         PreparedStatement s = c.prepareStatement(sql)) {

@@ -52,7 +52,11 @@ class OldDatabasesOpenWithTheModularSchemaTest {
       java.util.stream.Stream.concat(
               COMBINED.stream(),
               java.util.stream.Stream.of(
-                  "9 batch_parameters", "10 job_history", "11 batch_failures", "12 batch_nodes"))
+                  "9 batch_parameters",
+                  "10 job_history",
+                  "11 batch_failures",
+                  "12 batch_nodes",
+                  "13 batch_remote_output"))
           .toList();
 
   @TempDir Path dir;

@@ -22,7 +22,9 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,7 +93,13 @@ public final class BatchRun {
   private volatile long processedAtStart;
   private final String onComplete;
   final UnreadableBlocks unreadable;
+
+  /** The output's writer on one process's store; null on a shared one, or without an output. */
   OutputWriter<Flight> output;
+
+  /** The output of a run on a shared store ({@link SharedOutput}); null otherwise. */
+  volatile SharedOutput sharedOutput;
+
   final Dispatch steps;
   final BlockLoading loading;
   private final StopPolling stopPolling;
@@ -113,6 +121,13 @@ public final class BatchRun {
 
   /** Whether a shared run found nothing left to claim now: its aggregators hand partial groups. */
   volatile boolean idle;
+
+  /**
+   * On a shared store, the blocks this node has in memory under its lease: claimed, handed over to
+   * be stored claimed by it, or in flight. A block the store holds for it and that is not here was
+   * claimed or stored by a commit whose answer was lost: {@link SharedClaims} lets it go.
+   */
+  final Set<Long> mine = ConcurrentHashMap.newKeySet();
 
   /**
    * A run of {@code instance} of {@code job}, whose step flows run in an application on the same
@@ -320,7 +335,9 @@ public final class BatchRun {
       loaded.set(at.loaded());
       processed.set(at.processed());
       processedAtStart = at.processed();
-      if (job.output() != null) {
+      if (job.output() != null && claims != null) {
+        sharedOutput = new SharedOutput(this);
+      } else if (job.output() != null) {
         output =
             OutputWriter.open(
                 job.output(),
@@ -328,9 +345,6 @@ public final class BatchRun {
                 instance,
                 new Written(),
                 "sluice-batch-" + job.name() + "-" + instance + "-output");
-      }
-      if (output != null) {
-        output.fencedBy(lease);
       }
       if (claims != null) {
         claims.run();
@@ -375,18 +389,29 @@ public final class BatchRun {
       output.close();
       output = null;
     }
+    if (sharedOutput != null) {
+      sharedOutput.close();
+      sharedOutput = null;
+    }
+  }
+
+  /**
+   * Counts a block through every step: {@code records} processed, {@code newlyFailed} of them
+   * failed for the first time.
+   */
+  void through(int records, int newlyFailed) {
+    failed.addAndGet(newlyFailed);
+    failedMeter.increment(newlyFailed);
+    processed.addAndGet(records);
+    processedThisRun.addAndGet(records);
+    processedMeter.increment(records);
   }
 
   /** What the output does with a run's blocks: counts the written ones, lets the others go. */
   private final class Written implements OutputWriter.Done<Flight> {
     @Override
     public void written(Flight flight, BlockStore.Written block) {
-      failed.addAndGet(block.newlyFailed().size());
-      failedMeter.increment(block.newlyFailed().size());
-      int records = block.records();
-      processed.addAndGet(records);
-      processedThisRun.addAndGet(records);
-      processedMeter.increment(records);
+      through(block.records(), block.newlyFailed().size());
       flight.written = true;
       flight.settled = true;
       leave(flight);
@@ -555,6 +580,7 @@ public final class BatchRun {
   }
 
   private void abandon(Flight flight) {
+    mine.remove(flight.block.number());
     if (claims != null && !flight.settled) {
       flight.settled = true;
       claims.drop(flight.block.number());

@@ -28,6 +28,7 @@ public final class BatchSchema implements SchemaMigrations {
         new Migration(8, "batch_input_key"),
         new Migration(9, "batch_parameters"),
         new Migration(11, "batch_failures"),
-        new Migration(12, "batch_nodes"));
+        new Migration(12, "batch_nodes"),
+        new Migration(13, "batch_remote_output"));
   }
 }

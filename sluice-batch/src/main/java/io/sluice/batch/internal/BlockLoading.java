@@ -127,11 +127,13 @@ final class BlockLoading {
               int unclaimed = unclaimed(group);
               unclaimedPending.addAndGet(unclaimed);
               waitingPending.addAndGet(waiting(handed));
+              mine(group, true);
               try {
                 committer.submit(handed);
               } catch (RuntimeException | Error e) {
                 unclaimedPending.addAndGet(-unclaimed);
                 waitingPending.addAndGet(-waiting(handed));
+                mine(group, false);
                 throw e;
               }
             }
@@ -144,6 +146,22 @@ final class BlockLoading {
       if (end) {
         run.store.inputDone(run.instance, run.lease);
         run.inputRead = true;
+      }
+    }
+  }
+
+  /**
+   * Notes that the blocks of {@code blocks} stored claimed by this node are in its memory ({@code
+   * in}: handed over to be stored), or not (not stored, or stored before by another loader).
+   */
+  private void mine(List<BlockStore.Loaded> blocks, boolean in) {
+    for (BlockStore.Loaded block : blocks) {
+      if (block.held()) {
+        if (in) {
+          run.mine.add(block.number());
+        } else {
+          run.mine.remove(block.number());
+        }
       }
     }
   }
@@ -165,6 +183,7 @@ final class BlockLoading {
       unclaimedPending.addAndGet(-unclaimed(g.blocks()));
       waitingPending.addAndGet(-waiting(g));
       run.slots.release(g.placed());
+      mine(g.blocks(), false);
     }
   }
 
@@ -193,6 +212,12 @@ final class BlockLoading {
     } catch (RuntimeException | Error e) {
       run.slots.release(groups.stream().mapToInt(LoadCommitter.Group::placed).sum());
       waitingPending.addAndGet(-groups.stream().mapToInt(BlockLoading::waiting).sum());
+      // Whether the commit went through is not known: any of these the store holds for this node
+      // is let go at its next claim.
+      mine(blocks, false);
+      if (run.claims != null) {
+        run.claims.uncertain();
+      }
       throw e;
     } finally {
       unclaimedPending.addAndGet(-unclaimed(blocks));
@@ -216,6 +241,7 @@ final class BlockLoading {
         }
         if (!stored.get(i)) {
           // Stored before (a loading taken over): whoever holds it runs it.
+          run.mine.remove(block.number());
           if (placed.get(i)) {
             run.slots.release();
           } else {

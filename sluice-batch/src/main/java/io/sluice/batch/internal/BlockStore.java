@@ -316,7 +316,7 @@ public final class BlockStore {
   /**
    * As {@link #load(long, List, long)}, by the node that took the loading under {@code loader}
    * (null: one process's store): when that node no longer loads the instance (its lease lapsed and
-   * another took the loading over), nothing is stored and a {@link LoadingLostException} says so.
+   * another took the loading over), nothing is stored and a {@link RoleLostException} says so.
    */
   public List<Boolean> load(
       long instance, List<Loaded> blocks, long nextPosition, NodeLease loader) {
@@ -369,7 +369,7 @@ public final class BlockStore {
                     ? new Object[] {nextPosition, records, failed, now, instance}
                     : fenced(loader, nextPosition, records, failed, now, instance));
             if (progress.executeUpdate() == 0 && loader != null) {
-              throw new LoadingLostException(instance, loader);
+              throw new RoleLostException(instance, loader, RoleLostException.LOADS);
             }
             FailureTable.keep(tx, instance, unreadable, now);
           }
@@ -417,6 +417,7 @@ public final class BlockStore {
         number,
         step,
         stored,
+        null,
         records.size(),
         processed,
         successful,
@@ -448,6 +449,7 @@ public final class BlockStore {
         number,
         step,
         null,
+        null,
         0,
         records,
         0,
@@ -463,6 +465,7 @@ public final class BlockStore {
       long number,
       int step,
       byte[] stored,
+      byte[] lines,
       int size,
       long processed,
       long successful,
@@ -480,6 +483,7 @@ public final class BlockStore {
                 number,
                 step,
                 stored,
+                lines,
                 size,
                 processed,
                 successful,
@@ -496,6 +500,7 @@ public final class BlockStore {
       long number,
       int step,
       byte[] stored,
+      byte[] lines,
       int size,
       long processed,
       long successful,
@@ -506,7 +511,16 @@ public final class BlockStore {
       NodeLease lease)
       throws java.sql.SQLException {
     PreparedStatement move;
-    if (stored == null) {
+    if (lines != null) {
+      // Through its last step on a node that does not write the output: its lines wait in its row
+      // for the node that does, which takes it out as it writes them (writtenLines).
+      move =
+          tx.prepare(
+              "UPDATE sluice_batch_block SET step = step + 1, records = ?, record_count = 0,"
+                  + " lines = ? WHERE instance_id = ? AND block_no = ? AND step = ?"
+                  + (lease == null ? "" : fence));
+      bind(move, fenced(lease, new byte[0], lines, instance, number, (long) step));
+    } else if (stored == null) {
       move =
           tx.prepare(
               "DELETE FROM sluice_batch_block WHERE instance_id = ? AND block_no = ?"
@@ -534,6 +548,7 @@ public final class BlockStore {
     bind(total, newlyFailed, processed, successful, now, instance);
     total.executeUpdate();
     if (lease != null && stored == null) {
+      // stored is null both for a block out and for one whose lines wait for the output's writer
       PreparedStatement node =
           tx.prepare(
               "INSERT INTO sluice_batch_node (instance_id, node, processed, failed, blocks,"
@@ -583,20 +598,7 @@ public final class BlockStore {
         "take " + blocks.size() + " written block(s) of batch instance " + instance + " out",
         tx -> {
           for (Written block : blocks) {
-            if (!move(
-                tx,
-                instance,
-                block.number(),
-                block.step(),
-                null,
-                0,
-                block.records(),
-                block.successful(),
-                block.counts(),
-                block.newlyFailed().size(),
-                block.newlyFailed(),
-                now,
-                lease)) {
+            if (!through(tx, instance, block, null, now, lease)) {
               throw new SluiceException(
                   "block "
                       + block.number()
@@ -613,6 +615,136 @@ public final class BlockStore {
           bytes.executeUpdate();
           return null;
         });
+  }
+
+  /**
+   * Moves {@code block}, claimed under {@code lease}, past its last step on a shared store, where
+   * one node writes the output for all: its counts are committed as {@link #written} commits them,
+   * and its row keeps {@code lines} (UTF-8) for the writing node ({@link #linesAhead}); no node
+   * claims it again. False, changing nothing, when the block was not at its step or not held under
+   * {@code lease}.
+   */
+  public boolean throughToOutput(long instance, Written block, byte[] lines, NodeLease lease) {
+    long now = clock.millis();
+    return db.write(
+        "leave the lines of block " + block.number() + " of batch instance " + instance,
+        tx -> through(tx, instance, block, lines, now, lease));
+  }
+
+  /** Moves {@code block} past its last step: out, or keeping {@code lines} when not null. */
+  private boolean through(
+      JdbcAccess.Transaction tx,
+      long instance,
+      Written block,
+      byte[] lines,
+      long now,
+      NodeLease lease)
+      throws java.sql.SQLException {
+    return move(
+        tx,
+        instance,
+        block.number(),
+        block.step(),
+        null,
+        lines,
+        0,
+        block.records(),
+        block.successful(),
+        block.counts(),
+        block.newlyFailed().size(),
+        block.newlyFailed(),
+        now,
+        lease);
+  }
+
+  /** A block's output lines, waiting in its row for the node that writes the output. */
+  public record Lines(long number, byte[] lines) {}
+
+  /**
+   * The output lines of up to {@code max} blocks of {@code instance} that may be written now, in
+   * block order: those before the first block still at a step (blocks are stored in input order, so
+   * no block before them is left to come); no more after the first whose lines begin past {@code
+   * maxBytes}, so that big blocks are written a few at a time.
+   */
+  public List<Lines> linesAhead(long instance, int max, long maxBytes) {
+    return db.query(
+        "read the output lines of batch instance " + instance,
+        "SELECT block_no, lines FROM (SELECT block_no, lines, SUM(LENGTH(lines)) OVER (ORDER BY"
+            + " block_no) - LENGTH(lines) AS before FROM sluice_batch_block WHERE instance_id = ?"
+            + " AND lines IS NOT NULL AND block_no < COALESCE((SELECT MIN(block_no) FROM"
+            + " sluice_batch_block u WHERE u.instance_id = ? AND u.lines IS NULL), "
+            + Long.MAX_VALUE
+            + ") ORDER BY block_no LIMIT ?) ahead WHERE before < ? ORDER BY block_no",
+        rs -> new Lines(rs.getLong(1), rs.getBytes(2)),
+        instance,
+        instance,
+        (long) max,
+        maxBytes);
+  }
+
+  /**
+   * Takes out the blocks from {@code first} to {@code last} of {@code instance} whose lines are
+   * written ({@code count} of them, read by {@link #linesAhead}) and sets the bytes of the output
+   * file the commits count to {@code outputBytes}, in one commit fenced by {@code writer}: a {@link
+   * RoleLostException}, changing nothing, when that node no longer writes the output.
+   */
+  public void writtenLines(
+      long instance, long first, long last, int count, long outputBytes, NodeLease writer) {
+    long now = clock.millis();
+    db.write(
+        "take " + count + " written block(s) of batch instance " + instance + " out",
+        tx -> {
+          PreparedStatement out =
+              tx.prepare(
+                  "DELETE FROM sluice_batch_block WHERE instance_id = ? AND block_no BETWEEN ? AND"
+                      + " ? AND lines IS NOT NULL");
+          bind(out, instance, first, last);
+          int taken = out.executeUpdate();
+          if (taken != count) {
+            throw new SluiceException(
+                "blocks "
+                    + first
+                    + " to "
+                    + last
+                    + " of batch instance "
+                    + instance
+                    + ": "
+                    + taken
+                    + " of "
+                    + count
+                    + " were there to take out; another node wrote them");
+          }
+          PreparedStatement bytes =
+              tx.prepare(
+                  "UPDATE sluice_batch_instance SET output_bytes = ?, updated_at = ? WHERE id = ?"
+                      + " AND writer = ? AND writer_epoch = ? AND "
+                      + LeaseHolder.validSql(type));
+          bind(bytes, fenced(writer, outputBytes, now, instance));
+          if (bytes.executeUpdate() == 0) {
+            throw new RoleLostException(instance, writer, RoleLostException.WRITES);
+          }
+          return null;
+        });
+  }
+
+  /**
+   * Takes the writing of {@code instance}'s output for {@code lease} when no node with a valid
+   * lease writes it (none began, or the writer's lease lapsed); false, changing nothing, when
+   * another node writes it.
+   */
+  public boolean takeWriting(long instance, NodeLease lease) {
+    return takeRole(instance, lease, "writer", "", "the output");
+  }
+
+  /** Lets go of the writing of {@code instance}'s output if {@code lease} holds it. */
+  public void releaseWriting(long instance, NodeLease lease) {
+    update(
+        "let go of the output of batch instance " + instance + " for node " + lease,
+        "UPDATE sluice_batch_instance SET writer = NULL, writer_epoch = NULL WHERE id = ? AND"
+            + " writer = ? AND writer_epoch = ?",
+        instance,
+        lease.node(),
+        lease.epoch());
   }
 
   /**
@@ -648,7 +780,7 @@ public final class BlockStore {
 
   /**
    * As {@link #inputDone(long)}, by the node that loads the instance under {@code loader} (null:
-   * one process's store); a {@link LoadingLostException} when it no longer does.
+   * one process's store); a {@link RoleLostException} when it no longer does.
    */
   public void inputDone(long instance, NodeLease loader) {
     Object[] parameters = {(long) BatchState.RUNNING.ordinal(), clock.millis(), instance};
@@ -671,7 +803,7 @@ public final class BlockStore {
                     parameters[1],
                     instance));
     if (changed == 0 && loader != null) {
-      throw new LoadingLostException(instance, loader);
+      throw new RoleLostException(instance, loader, RoleLostException.LOADS);
     }
   }
 
@@ -753,7 +885,7 @@ public final class BlockStore {
                   tx.prepare(
                       "UPDATE sluice_batch_block SET owner = ?, epoch = ? WHERE instance_id = ? AND"
                           + " block_no IN (SELECT block_no FROM sluice_batch_block c WHERE"
-                          + " c.instance_id = ? AND "
+                          + " c.instance_id = ? AND c.lines IS NULL AND "
                           + LeaseHolder.lapsedSql(type, "c.owner", "c.epoch")
                           + " ORDER BY block_no LIMIT ? FOR UPDATE SKIP LOCKED) AND "
                           + LeaseHolder.validSql(type)
@@ -818,16 +950,55 @@ public final class BlockStore {
   }
 
   /**
+   * Lets go of the blocks of {@code instance} held under {@code lease} at a step, but for {@code
+   * kept} (those the node has in memory); returns how many it let go.
+   */
+  public int releaseAllBut(long instance, NodeLease lease, java.util.Collection<Long> kept) {
+    StringBuilder array = new StringBuilder("{");
+    for (Long number : kept) {
+      array.append(array.length() > 1 ? "," : "").append(number);
+    }
+    return sql.update(
+        "release the unknown blocks of batch instance " + instance + " held by node " + lease,
+        "UPDATE sluice_batch_block SET owner = NULL, epoch = NULL WHERE instance_id = ? AND"
+            + " owner = ? AND epoch = ? AND lines IS NULL AND NOT (block_no = ANY (CAST(? AS"
+            + " BIGINT[])))",
+        instance,
+        lease.node(),
+        lease.epoch(),
+        array.append('}').toString());
+  }
+
+  /**
    * Takes the loading of {@code instance}'s input for {@code lease} when its input is not all read
    * and no node with a valid lease loads it (none began, or the loader's lease lapsed: it died, or
    * slept past it); false, changing nothing, when another node loads it or the input is read.
    */
   public boolean takeLoading(long instance, NodeLease lease) {
+    return takeRole(instance, lease, "loader", "input_done = FALSE AND ", "the loading");
+  }
+
+  /**
+   * Sets {@code role} (the column of the node; its epoch's is {@code role_epoch}) of {@code
+   * instance} to {@code lease} when {@code condition} holds and the role is this node's already or
+   * no node with a valid lease has it, {@code lease} being valid; whether it did.
+   */
+  private boolean takeRole(
+      long instance, NodeLease lease, String role, String condition, String what) {
     return sql.update(
-            "take the loading of batch instance " + instance + " for node " + lease,
-            "UPDATE sluice_batch_instance SET loader = ?, loader_epoch = ? WHERE id = ? AND"
-                + " input_done = FALSE AND ((loader = ? AND loader_epoch = ?) OR "
-                + LeaseHolder.lapsedSql(type, "loader", "loader_epoch")
+            "take " + what + " of batch instance " + instance + " for node " + lease,
+            "UPDATE sluice_batch_instance SET "
+                + role
+                + " = ?, "
+                + role
+                + "_epoch = ? WHERE id = ? AND "
+                + condition
+                + "(("
+                + role
+                + " = ? AND "
+                + role
+                + "_epoch = ?) OR "
+                + LeaseHolder.lapsedSql(type, role, role + "_epoch")
                 + ") AND "
                 + LeaseHolder.validSql(type),
             lease.node(),
@@ -847,7 +1018,8 @@ public final class BlockStore {
   public long claimable(long instance, int max) {
     return db.query(
             "count the unclaimed blocks of batch instance " + instance,
-            "SELECT COUNT(*) FROM (SELECT 1 FROM sluice_batch_block c WHERE c.instance_id = ? AND "
+            "SELECT COUNT(*) FROM (SELECT 1 FROM sluice_batch_block c WHERE c.instance_id = ? AND"
+                + " c.lines IS NULL AND "
                 + LeaseHolder.lapsedSql(type, "c.owner", "c.epoch")
                 + " LIMIT ?) ahead",
             rs -> rs.getLong(1),
@@ -859,7 +1031,9 @@ public final class BlockStore {
   /**
    * Where a shared instance stands for the nodes working on it: whether its input is all read,
    * whether a node with a valid lease loads it, how many blocks are left, how many of them no node
-   * with a valid lease holds, whether a stop was asked, its state, and its failed records.
+   * with a valid lease holds, whether a stop was asked, its state, its failed records, how many of
+   * the blocks left are through every step with their lines waiting for the output's writer, and
+   * whether a node with a valid lease writes the output.
    */
   public record Shared(
       boolean inputDone,
@@ -868,11 +1042,18 @@ public final class BlockStore {
       long claimable,
       boolean stopRequested,
       BatchState state,
-      long failed) {
+      long failed,
+      long lines,
+      boolean writing) {
 
     /** Whether every block is through every step and the input is all read: the run is over. */
     public boolean finished() {
       return inputDone && blocks == 0;
+    }
+
+    /** Whether a node with a valid lease works on the instance: loads, holds blocks or writes. */
+    public boolean worked() {
+      return loading || writing || blocks - lines > claimable;
     }
   }
 
@@ -883,10 +1064,14 @@ public final class BlockStore {
             "SELECT i.input_done, NOT "
                 + LeaseHolder.lapsedSql(type, "i.loader", "i.loader_epoch")
                 + ", (SELECT COUNT(*) FROM sluice_batch_block b WHERE b.instance_id = i.id),"
-                + " (SELECT COUNT(*) FROM sluice_batch_block c WHERE c.instance_id = i.id AND "
+                + " (SELECT COUNT(*) FROM sluice_batch_block c WHERE c.instance_id = i.id AND"
+                + " c.lines IS NULL AND "
                 + LeaseHolder.lapsedSql(type, "c.owner", "c.epoch")
-                + "), i.stop_requested, i.state, i.failed FROM sluice_batch_instance i"
-                + " WHERE i.id = ?",
+                + "), i.stop_requested, i.state, i.failed,"
+                + " (SELECT COUNT(*) FROM sluice_batch_block w WHERE w.instance_id = i.id AND"
+                + " w.lines IS NOT NULL), NOT "
+                + LeaseHolder.lapsedSql(type, "i.writer", "i.writer_epoch")
+                + " FROM sluice_batch_instance i WHERE i.id = ?",
             rs ->
                 new Shared(
                     rs.getBoolean(1),
@@ -895,7 +1080,9 @@ public final class BlockStore {
                     rs.getLong(4),
                     rs.getBoolean(5),
                     BatchState.values()[rs.getInt(6)],
-                    rs.getLong(7)),
+                    rs.getLong(7),
+                    rs.getLong(8),
+                    rs.getBoolean(9)),
             instance)
         .getFirst();
   }

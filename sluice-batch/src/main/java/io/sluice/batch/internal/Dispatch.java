@@ -205,7 +205,7 @@ final class Dispatch {
       Flight flight, List<BatchRecord> after, StepCounts counts, List<BatchRecord> newlyFailed) {
     BlockStore.Block block = flight.block;
     boolean last = block.step() == run.job.steps().size() - 1;
-    if (last && run.output != null) {
+    if (last && run.job.output() != null) {
       toOutput(flight, after, counts, newlyFailed);
       return;
     }
@@ -243,13 +243,7 @@ final class Dispatch {
       flight.settled = true;
     }
     if (moved) {
-      run.failed.addAndGet(newlyFailed.size());
-      run.failedMeter.increment(newlyFailed.size());
-      if (last) {
-        run.processed.addAndGet(after.size());
-        run.processedThisRun.addAndGet(after.size());
-        run.processedMeter.increment(after.size());
-      }
+      run.through(last ? after.size() : 0, newlyFailed.size());
     }
     if (last) {
       run.leave(flight);
@@ -288,6 +282,10 @@ final class Dispatch {
     BlockStore.Written written =
         new BlockStore.Written(
             block.number(), block.step(), after.size(), successful, counts, failures);
+    if (run.leases != null) {
+      leaveLines(flight, written, lines.toString());
+      return;
+    }
     if (flight.holdsSlot && run.output.mayWaitWithoutSlot()) {
       // Waiting for the blocks before it, it holds only its lines: its place goes to the next
       // block, so a slow force or commit at the output does not starve the steps.
@@ -295,5 +293,39 @@ final class Dispatch {
       run.slots.release();
     }
     run.output.offer(flight, written, lines.toString());
+  }
+
+  /**
+   * On a shared store: commits a block through its last step leaving its lines in its row, for the
+   * node that writes the output ({@link SharedOutput}), and lets it go; as a step's commit, a store
+   * out of reach leaves it stored at its step, and a block no longer held here is another node's.
+   */
+  private void leaveLines(Flight flight, BlockStore.Written written, String lines) {
+    boolean moved;
+    try {
+      moved =
+          run.store.throughToOutput(
+              run.instance,
+              written,
+              lines.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+              run.lease);
+    } catch (RuntimeException e) {
+      if (SqlStates.retryable(e)) {
+        run.unreachable(e);
+        run.leave(flight);
+        return;
+      }
+      failed(flight, e);
+      return;
+    }
+    flight.settled = true;
+    if (moved) {
+      run.through(written.records(), written.newlyFailed().size());
+      SharedOutput output = run.sharedOutput;
+      if (output != null) {
+        output.linesStored();
+      }
+    }
+    run.leave(flight);
   }
 }

@@ -3,12 +3,7 @@ package io.sluice.batch.internal;
 import io.sluice.batch.BatchOutput;
 import io.sluice.batch.BatchOutputException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -58,15 +52,10 @@ final class OutputWriter<T> implements AutoCloseable {
    */
   static final int MAX_WAITING_WITHOUT_SLOT = 1_000;
 
-  /** Files written by a run of this process now: two runs appending to one file would mix it. */
-  private static final Set<Path> OPEN = ConcurrentHashMap.newKeySet();
-
-  private final BatchOutput output;
-  private final Path file;
   private final BlockStore store;
   private final long instance;
   private final Done<T> done;
-  private final FileChannel channel;
+  private final OutputFile file;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final ArrayDeque<Long> expected = new ArrayDeque<>();
@@ -76,99 +65,33 @@ final class OutputWriter<T> implements AutoCloseable {
   private final AtomicInteger waiting = new AtomicInteger();
   private boolean gap;
   private boolean closing;
-  private long committed;
-
-  private volatile io.sluice.jobs.spi.NodeLease lease;
 
   private OutputWriter(
       BatchOutput output, BlockStore store, long instance, Done<T> done, String threadName) {
-    this.output = output;
-    this.file = output.file().toAbsolutePath().normalize();
     this.store = store;
     this.instance = instance;
     this.done = done;
-    if (!OPEN.add(file)) {
+    OutputFile opened = OutputFile.open(output, store, instance);
+    if (opened == null) {
       throw new BatchOutputException(
           "The batch output "
-              + file
-              + " is being written by another run in this process; give each job its own file",
+              + output.file().toAbsolutePath().normalize()
+              + " is being written by another run (of this process, or of another that holds its"
+              + " lock); give each job its own file",
           null);
     }
-    try {
-      this.channel = open();
-    } catch (RuntimeException e) {
-      OPEN.remove(file);
-      throw e;
-    }
+    this.file = opened;
     this.thread = Thread.ofPlatform().name(threadName).daemon(true).start(this::writeLoop);
   }
 
   /**
-   * Opens the output of {@code instance} as its commits left it: a new one is replaced by a file
-   * holding the header (forced, then recorded); a begun one is cut back to the bytes its commits
-   * count. A {@link BatchOutputException} when it cannot be, or is shorter than that.
+   * Opens the output of {@code instance} as its commits left it ({@link OutputFile}) and starts
+   * writing the blocks offered, in the order they are expected. A {@link BatchOutputException} when
+   * it cannot be opened, or is shorter than its commits count.
    */
-  /**
-   * Fences the output's commits by {@code value}, the lease the run's blocks are claimed under
-   * (shared stores): a commit after it lapsed changes nothing and fails the run.
-   */
-  void fencedBy(io.sluice.jobs.spi.NodeLease value) {
-    this.lease = value;
-  }
-
   static <T> OutputWriter<T> open(
       BatchOutput output, BlockStore store, long instance, Done<T> done, String threadName) {
     return new OutputWriter<>(output, store, instance, done, threadName);
-  }
-
-  private FileChannel open() {
-    long bytes = store.outputBytes(instance);
-    FileChannel opened = null;
-    try {
-      Path parent = file.getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      opened =
-          FileChannel.open(
-              file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      if (bytes < 0) {
-        opened.truncate(0);
-        byte[] header = output.header().getBytes(StandardCharsets.UTF_8);
-        writeFully(opened, ByteBuffer.wrap(header), 0);
-        opened.force(false);
-        store.outputBegun(instance, header.length);
-        committed = header.length;
-      } else {
-        long size = opened.size();
-        if (size < bytes) {
-          throw new BatchOutputException(
-              "The batch output "
-                  + file
-                  + " has "
-                  + size
-                  + " bytes, but instance "
-                  + instance
-                  + " wrote and committed "
-                  + bytes
-                  + ": it was cut or replaced since. Put the file back as it was to resume, or"
-                  + " start a new instance",
-              null);
-        }
-        // Lines written after the last commit, by a run that crashed before committing them: their
-        // blocks are still in the store and write them again.
-        opened.truncate(bytes);
-        committed = bytes;
-      }
-      return opened;
-    } catch (IOException e) {
-      close(opened);
-      throw new BatchOutputException(
-          "Could not open the batch output " + file + ": " + describe(e), e);
-    } catch (RuntimeException e) {
-      close(opened);
-      throw e;
-    }
   }
 
   /** Block {@code number} was dispatched: it is written after every block dispatched before it. */
@@ -271,27 +194,21 @@ final class OutputWriter<T> implements AutoCloseable {
 
   /** Appends the lines of {@code batch}, forces them, and commits their blocks and the new end. */
   private void write(List<Ready<T>> batch) {
-    int size = 0;
-    for (Ready<T> r : batch) {
-      size += r.lines().length;
-    }
-    ByteBuffer buffer = ByteBuffer.allocate(size);
+    List<byte[]> lines = new ArrayList<>(batch.size());
     List<BlockStore.Written> blocks = new ArrayList<>(batch.size());
     for (Ready<T> r : batch) {
-      buffer.put(r.lines());
+      lines.add(r.lines());
       blocks.add(r.counts());
     }
-    buffer.flip();
-    long end = committed + size;
     try {
-      writeFully(channel, buffer, committed);
-      channel.force(false);
-      store.written(instance, blocks, end, lease);
+      long end = file.append(lines);
+      store.written(instance, blocks, end, null);
+      file.committed(end);
     } catch (IOException | RuntimeException e) {
       String why =
           e instanceof IOException
-              ? "could not write the batch output " + file + ": " + describe(e)
-              : describe(e);
+              ? "could not write the batch output " + file.file() + ": " + OutputFile.describe(e)
+              : OutputFile.describe(e);
       lock.lock();
       try {
         gap = true; // nothing after these may be written
@@ -302,16 +219,7 @@ final class OutputWriter<T> implements AutoCloseable {
       done.failed(why);
       return;
     }
-    committed = end;
     batch.forEach(r -> done.written(r.block(), r.counts()));
-  }
-
-  private static void writeFully(FileChannel channel, ByteBuffer buffer, long position)
-      throws IOException {
-    long at = position;
-    while (buffer.hasRemaining()) {
-      at += channel.write(buffer, at);
-    }
   }
 
   /**
@@ -332,29 +240,6 @@ final class OutputWriter<T> implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    try {
-      channel.truncate(committed);
-      channel.force(false);
-    } catch (IOException e) {
-      // Whatever is past the committed bytes is cut when the instance is resumed.
-    } finally {
-      close(channel);
-      OPEN.remove(file);
-    }
-  }
-
-  private static void close(FileChannel channel) {
-    if (channel == null) {
-      return;
-    }
-    try {
-      channel.close();
-    } catch (IOException e) {
-      // every byte that counts was forced before its commit
-    }
-  }
-
-  private static String describe(Throwable e) {
-    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    file.close();
   }
 }

@@ -47,6 +47,12 @@ final class SharedClaims {
   /** Blocks that left this run unmoved, to let go of. */
   private final java.util.Queue<Long> dropped = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
+  /**
+   * Whether a claim or a load failed with its outcome unknown (the store broke off): blocks it may
+   * have taken for this node are let go at the next claim unless this node has them in memory.
+   */
+  private volatile boolean uncertain;
+
   /** Given when this node's loading ends: its claims look again at once. */
   private final Semaphore loadEnded = new Semaphore(0);
 
@@ -66,8 +72,7 @@ final class SharedClaims {
   void begin() {
     BlockStore.Shared at = run.store.shared(run.instance);
     boolean live = at.state() == BatchState.LOADING || at.state() == BatchState.RUNNING;
-    boolean worked = at.loading() || at.blocks() > at.claimable();
-    if (live && worked) {
+    if (live && at.worked()) {
       LOG.info(
           "Batch job {} instance {}: node {} joins the nodes running it",
           run.job.name(),
@@ -121,6 +126,7 @@ final class SharedClaims {
           run.fail(e);
           break;
         }
+        uncertain();
         run.unreachable(e);
         pause(OUTAGE.delay(failures++));
       }
@@ -142,6 +148,11 @@ final class SharedClaims {
    */
   private Boolean claimOnce() {
     releaseDropped();
+    releaseUnknown();
+    SharedOutput output = run.sharedOutput;
+    if (output != null) {
+      output.look();
+    }
     long now = System.nanoTime();
     if (!run.inputRead && (loader == null || !loader.isAlive()) && now - lookedAt >= LOOK_NANOS) {
       // Whether this node loads: at first, then twice a second while it does not (the loading
@@ -160,6 +171,7 @@ final class SharedClaims {
         run.idle = false;
         for (BlockStore.Block block : claimed) {
           if (block.unreadable() == null) {
+            run.mine.add(block.number());
             run.blocksFromStore.increment();
             run.dispatch(block);
           } else {
@@ -215,9 +227,6 @@ final class SharedClaims {
         // own clock gave it up: what was let go meanwhile is released at the next claim.
         run.lease = now;
         run.idle = false;
-        if (run.output != null) {
-          run.output.fencedBy(now);
-        }
         LOG.info(
             "Batch job {} instance {}: node {} rejoins the instance",
             run.job.name(),
@@ -290,7 +299,7 @@ final class SharedClaims {
           // when the nodes are through.
           records.loadEnded(true, run.loaded.get());
         }
-      } catch (LoadingLostException e) {
+      } catch (RoleLostException e) {
         LOG.warn("Batch job {}: {}", run.job.name(), e.getMessage());
         return;
       } catch (RuntimeException | Error e) {
@@ -320,15 +329,12 @@ final class SharedClaims {
 
   /**
    * Whether this node, while it loads, runs every block it loads from memory, except those it
-   * stores for the other nodes, and claims none: not for a job with an output file (its blocks are
-   * claimed in order), nor for one started by a message (the message's records are all stored
-   * before its flow goes on, so its loader cannot wait for places).
+   * stores for the other nodes, and claims none: not for a job started by a message (the message's
+   * records are all stored before its flow goes on, so its loader cannot wait for places).
    */
   boolean holdsWhatItLoads() {
     BatchInput input = run.job.input();
-    return run.output == null
-        && !(input instanceof MessageRecords)
-        && !(input instanceof MessageInput);
+    return !(input instanceof MessageRecords) && !(input instanceof MessageInput);
   }
 
   /**
@@ -348,10 +354,7 @@ final class SharedClaims {
       // Places are taken only while no block of this node waits for one in the store thread's
       // hands: a group holding places queued behind a waiting block would keep them from it, and
       // with every place held so, nothing would move again.
-      while (run.output == null
-          && placed < most
-          && waiting.getAsInt() == 0
-          && run.slots.tryAcquire()) {
+      while (placed < most && waiting.getAsInt() == 0 && run.slots.tryAcquire()) {
         placed++;
       }
       if (placed == most) {
@@ -406,6 +409,42 @@ final class SharedClaims {
       }
     } catch (RuntimeException e) {
       dropped.addAll(numbers); // again at the next look
+      throw e;
+    }
+  }
+
+  /**
+   * A claim or a load of this node failed without knowing whether its commit went through: the
+   * blocks it may have taken are looked for at the next claim.
+   */
+  void uncertain() {
+    uncertain = true;
+  }
+
+  /**
+   * After a claim or a load whose outcome was not known: lets go of the blocks the store holds for
+   * this node's lease that the node does not have in memory (a commit that went through while its
+   * answer was lost). Without this they would wait until the lease lapses, which, the node living
+   * on, it never does.
+   */
+  private void releaseUnknown() {
+    if (!uncertain) {
+      return;
+    }
+    uncertain = false;
+    try {
+      int released = run.store.releaseAllBut(run.instance, run.lease, List.copyOf(run.mine));
+      if (released > 0) {
+        LOG.info(
+            "Batch job {} instance {}: node {} let go of {} block(s) a commit whose answer was lost"
+                + " had taken for it",
+            run.job.name(),
+            run.instance,
+            run.lease,
+            released);
+      }
+    } catch (RuntimeException e) {
+      uncertain = true; // again at the next look
       throw e;
     }
   }

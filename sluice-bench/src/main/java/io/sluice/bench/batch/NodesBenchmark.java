@@ -26,11 +26,15 @@ import java.util.Map;
  * --records} records, one step calling the service's {@code GET /latency} through {@code
  * http-request}, blocks of {@code --block-size}, {@code auto}) run by 1, 2 and 3 {@code sluice
  * batch run} processes sharing one PostgreSQL store, beside one process on the embedded SQLite
- * store ({@code nodes-io-sqlite.yaml}). A scenario benchmark, not JMH. Run from the repository root
- * after {@code ./mvnw -q -pl sluice-cli,sluice-bench -am package -DskipTests}:
+ * store ({@code nodes-io-sqlite.yaml}); or, with {@code --job csv}, E1's CSV job ({@code
+ * nodes-csv.yaml}: {@code --records} orders of {@link CsvOrders} read from a file, transformed by a
+ * {@code set-payload} and written to a CSV output, which one node writes for all; each run's output
+ * is read back line by line against the orders' expected lines). A scenario benchmark, not JMH. Run
+ * from the repository root after {@code ./mvnw -q -pl sluice-cli,sluice-bench -am package
+ * -DskipTests}:
  *
  * <pre>
- * sluice-bench/run-nodes.sh [--nodes 1,2,3] [--records 100000] [--runs 3] [--cold-round true]
+ * sluice-bench/run-nodes.sh [--job io] [--nodes 1,2,3] [--records 100000] [--runs 3] [--cold-round true]
  *     [--sqlite true] [--latency-ms 5] [--block-size 100] [--max-connections 256]
  *     [--database test] [--schema sluice_bench_nodes] [--cli-jar sluice-cli/target/sluice-cli.jar]
  *     [--node-jvm-options ''] [--out nodes.csv]
@@ -76,6 +80,8 @@ public final class NodesBenchmark {
   private final String jvmOptions;
   private final Path work;
   private final ServiceProcess service;
+  private final String job;
+  private final Path input;
   private final int cores = Runtime.getRuntime().availableProcessors();
   private String statementsNote;
 
@@ -88,7 +94,8 @@ public final class NodesBenchmark {
       Path cliJar,
       String jvmOptions,
       Path work,
-      ServiceProcess service) {
+      ServiceProcess service,
+      String job) {
     this.store = store;
     this.records = records;
     this.blockSize = blockSize;
@@ -98,6 +105,8 @@ public final class NodesBenchmark {
     this.jvmOptions = jvmOptions;
     this.work = work;
     this.service = service;
+    this.job = job;
+    this.input = work.resolve("orders.csv");
   }
 
   /** Runs the rounds the options ask for and writes the CSV. */
@@ -117,6 +126,10 @@ public final class NodesBenchmark {
             options.string("database", "test"), options.string("schema", "sluice_bench_nodes"));
     Path cliJar = Path.of(options.string("cli-jar", "sluice-cli/target/sluice-cli.jar"));
     String jvmOptions = options.string("node-jvm-options", "");
+    String job = options.string("job", "io");
+    if (!job.equals("io") && !job.equals("csv")) {
+      throw new IllegalArgumentException("--job must be io or csv, not " + job);
+    }
     Path out = Path.of(options.string("out", "nodes.csv"));
     options.requireAllRead();
     if (!Files.isRegularFile(cliJar)) {
@@ -145,10 +158,11 @@ public final class NodesBenchmark {
             + work);
     System.out.printf(
         Locale.ROOT,
-        "%,d records, each a call of %s ms, blocks of %d (%,d blocks); store %s schema %s; %d"
-            + " cores%n",
+        "%,d records, %s, blocks of %d (%,d blocks); store %s schema %s; %d cores%n",
         records,
-        latencyMillis,
+        job.equals("io")
+            ? "each a call of " + latencyMillis + " ms"
+            : "orders from a file, transformed, to a CSV output",
         blockSize,
         (records + blockSize - 1) / blockSize,
         store.database(),
@@ -171,8 +185,12 @@ public final class NodesBenchmark {
               cliJar,
               jvmOptions,
               work,
-              service);
+              service,
+              job);
       bench.writeConfigs();
+      if (job.equals("csv")) {
+        CsvOrders.write(bench.input, records);
+      }
       store.ensureExists();
       try (Connection stats = store.stats()) {
         bench.statementsNote = store.whyNoStatements(stats);
@@ -232,10 +250,34 @@ public final class NodesBenchmark {
 
   /** Writes the job's two configurations (PostgreSQL, SQLite) where the nodes read them. */
   private void writeConfigs() throws IOException {
-    for (String name : List.of("nodes-io.yaml", "nodes-io-sqlite.yaml")) {
+    for (String name : List.of(config(false), config(true))) {
       try (InputStream in = NodesBenchmark.class.getResourceAsStream(name)) {
         Files.copy(in, work.resolve(name));
       }
+    }
+  }
+
+  /** The job's configuration: on the embedded store when {@code sqlite}, else the shared one. */
+  private String config(boolean sqlite) {
+    return "nodes-" + job + (sqlite ? "-sqlite" : "") + ".yaml";
+  }
+
+  /**
+   * The placeholders of a run's output ({@code OUTPUT}: one file per run, every node of the run
+   * naming the same) added to {@code own}; none for the io job.
+   */
+  private Map<String, String> withOutput(Map<String, String> own, Path output) {
+    Map<String, String> all = new LinkedHashMap<>(own);
+    if (job.equals("csv")) {
+      all.put("OUTPUT", output.toString());
+    }
+    return all;
+  }
+
+  /** For the CSV job: the output, read back line by line against each order's expected line. */
+  private void verifyOutput(Path output) throws IOException {
+    if (job.equals("csv")) {
+      CsvOrders.verify(output, records);
     }
   }
 
@@ -246,6 +288,7 @@ public final class NodesBenchmark {
     properties.put("BLOCK_SIZE", Integer.toString(blockSize));
     properties.put("SERVICE_PORT", Integer.toString(service.port()));
     properties.put("MAX_CONNECTIONS", Integer.toString(maxConnections));
+    properties.put("INPUT", input.toString());
     return properties;
   }
 
@@ -258,6 +301,7 @@ public final class NodesBenchmark {
   private NodesRun nodesRun(int round, int count) throws Exception {
     store.freshSchema();
     Path logs = work.resolve("round-" + round + "-" + count + "-nodes");
+    Path output = logs.resolve("out.csv");
     List<BatchRunProcess> nodes = new ArrayList<>();
     try (Connection stats = store.stats();
         Connection c = store.connect()) {
@@ -271,7 +315,8 @@ public final class NodesBenchmark {
       ClusterCpu start = ClusterCpu.now(stats, NodesStore.APPLICATION, List.of());
       long startRead = System.nanoTime();
       try {
-        nodes.add(node("node-1", "nodes-io.yaml", Map.of("NODE_ID", "node-1"), logs));
+        nodes.add(
+            node("node-1", config(false), withOutput(Map.of("NODE_ID", "node-1"), output), logs));
         long t0 = nodes.getFirst().startedNanos();
         int polls = 0;
         while (true) {
@@ -289,7 +334,7 @@ public final class NodesBenchmark {
         }
         for (int i = 2; i <= count; i++) {
           String id = "node-" + i;
-          nodes.add(node(id, "nodes-io.yaml", Map.of("NODE_ID", id), logs));
+          nodes.add(node(id, config(false), withOutput(Map.of("NODE_ID", id), output), logs));
         }
         Sampled sampled = sampleUntilEnded(nodes, stats, start, t0);
         ClusterCpu end = sampled.cpu();
@@ -305,6 +350,7 @@ public final class NodesBenchmark {
         NodesStore.Instance instance = NodesStore.instance(c);
         List<NodesStore.Share> shares = NodesStore.shares(c);
         check(instance, nodes);
+        verifyOutput(output);
         // The driver's polls are one statement and one commit each in the benchmark's database;
         // its other readings there came before the first and after the last reading of the counts.
         NodesRun.Db db =
@@ -363,8 +409,13 @@ public final class NodesBenchmark {
     long children = CpuTime.ofEndedChildren();
     long postgres =
         CpuTime.ofProcessesNamed("postgres") + CpuTime.ofEndedChildrenOfProcessesNamed("postgres");
+    Path output = logs.resolve("out.csv");
     BatchRunProcess node =
-        node("sqlite", "nodes-io-sqlite.yaml", Map.of("DATA_DIR", dataDir.toString()), logs);
+        node(
+            "sqlite",
+            config(true),
+            withOutput(Map.of("DATA_DIR", dataDir.toString()), output),
+            logs);
     long peak = 0;
     try {
       while (node.isAlive()) {
@@ -394,6 +445,7 @@ public final class NodesBenchmark {
         instance = NodesStore.instance(c);
       }
       check(instance, List.of(node));
+      verifyOutput(output);
       NodesRun.Cpu cpu =
           new NodesRun.Cpu(
               postgresSeconds,
@@ -436,7 +488,7 @@ public final class NodesBenchmark {
   private BatchRunProcess node(String id, String config, Map<String, String> own, Path logs)
       throws IOException {
     Map<String, String> properties = properties();
-    if (config.equals("nodes-io.yaml")) {
+    if (config.equals(config(false))) {
       properties.put("STORE_URL", store.nodeUrl());
       properties.put("STORE_USER", NodesStore.USER);
     }

@@ -620,9 +620,9 @@ public final class BlockStore {
   /**
    * Moves {@code block}, claimed under {@code lease}, past its last step on a shared store, where
    * one node writes the output for all: its counts are committed as {@link #written} commits them,
-   * and its row keeps {@code lines} (UTF-8) for the writing node ({@link #linesAhead}); no node
-   * claims it again. False, changing nothing, when the block was not at its step or not held under
-   * {@code lease}.
+   * and its row keeps {@code lines} (UTF-8) for the writing node ({@link #lines}); no node claims
+   * it again. False, changing nothing, when the block was not at its step or not held under {@code
+   * lease}.
    */
   public boolean throughToOutput(long instance, Written block, byte[] lines, NodeLease lease) {
     long now = clock.millis();
@@ -657,62 +657,92 @@ public final class BlockStore {
         lease);
   }
 
-  /** A block's output lines, waiting in its row for the node that writes the output. */
-  public record Lines(long number, byte[] lines) {}
-
   /**
-   * The output lines of up to {@code max} blocks of {@code instance} that may be written now, in
-   * block order: those before the first block still at a step (blocks are stored in input order, so
-   * no block before them is left to come); no more after the first whose lines begin past {@code
-   * maxBytes}, so that big blocks are written a few at a time.
+   * A block of a shared instance, in block order, as the output's writer sees it: its output lines'
+   * length when they wait in its row ({@link #throughToOutput}), or -1 while it is at a step.
    */
-  public List<Lines> linesAhead(long instance, int max, long maxBytes) {
+  public record Ahead(long number, int linesLength) {
+
+    /** Whether its lines wait in its row. */
+    public boolean stored() {
+      return linesLength >= 0;
+    }
+  }
+
+  /** The first {@code max} blocks left of {@code instance}, in block order ({@link Ahead}). */
+  public List<Ahead> ahead(long instance, int max) {
     return db.query(
-        "read the output lines of batch instance " + instance,
-        "SELECT block_no, lines FROM (SELECT block_no, lines, SUM(LENGTH(lines)) OVER (ORDER BY"
-            + " block_no) - LENGTH(lines) AS before FROM sluice_batch_block WHERE instance_id = ?"
-            + " AND lines IS NOT NULL AND block_no < COALESCE((SELECT MIN(block_no) FROM"
-            + " sluice_batch_block u WHERE u.instance_id = ? AND u.lines IS NULL), "
-            + Long.MAX_VALUE
-            + ") ORDER BY block_no LIMIT ?) ahead WHERE before < ? ORDER BY block_no",
-        rs -> new Lines(rs.getLong(1), rs.getBytes(2)),
+        "read the blocks ahead of the output of batch instance " + instance,
+        "SELECT block_no, COALESCE(LENGTH(lines), -1) FROM sluice_batch_block WHERE instance_id = ?"
+            + " ORDER BY block_no LIMIT ?",
+        rs -> new Ahead(rs.getLong(1), rs.getInt(2)),
         instance,
-        instance,
-        (long) max,
-        maxBytes);
+        (long) max);
   }
 
   /**
-   * Takes out the blocks from {@code first} to {@code last} of {@code instance} whose lines are
-   * written ({@code count} of them, read by {@link #linesAhead}) and sets the bytes of the output
-   * file the commits count to {@code outputBytes}, in one commit fenced by {@code writer}: a {@link
-   * RoleLostException}, changing nothing, when that node no longer writes the output.
+   * The output lines waiting in the rows of blocks {@code numbers} of {@code instance}, by block.
+   */
+  public Map<Long, byte[]> lines(long instance, List<Long> numbers) {
+    Map<Long, byte[]> lines = new java.util.HashMap<>();
+    db.query(
+        "read the output lines of batch instance " + instance,
+        "SELECT block_no, lines FROM sluice_batch_block WHERE instance_id = ? AND lines IS NOT"
+            + " NULL AND block_no = ANY (CAST(? AS BIGINT[]))",
+        rs -> lines.put(rs.getLong(1), rs.getBytes(2)),
+        instance,
+        array(numbers));
+    return lines;
+  }
+
+  /** {@code numbers} as a PostgreSQL array literal, to bind as one text and cast. */
+  private static String array(java.util.Collection<Long> numbers) {
+    StringBuilder array = new StringBuilder("{");
+    for (Long number : numbers) {
+      array.append(array.length() > 1 ? "," : "").append(number);
+    }
+    return array.append('}').toString();
+  }
+
+  /**
+   * Takes out, in one commit fenced by {@code writer}, the blocks of {@code instance} whose lines
+   * are written: {@code stored} (their lines were in their rows) and {@code here} (through their
+   * last step on the writing node, their counts committed now as {@link #written} commits them,
+   * each fenced by {@code writer} as a step's move), and sets the bytes of the output file the
+   * commits count to {@code outputBytes}. A {@link RoleLostException}, changing nothing, when that
+   * node no longer writes the output or holds one of {@code here}.
    */
   public void writtenLines(
-      long instance, long first, long last, int count, long outputBytes, NodeLease writer) {
+      long instance, List<Long> stored, List<Written> here, long outputBytes, NodeLease writer) {
     long now = clock.millis();
     db.write(
-        "take " + count + " written block(s) of batch instance " + instance + " out",
+        "take "
+            + (stored.size() + here.size())
+            + " written block(s) of batch instance "
+            + instance
+            + " out",
         tx -> {
-          PreparedStatement out =
-              tx.prepare(
-                  "DELETE FROM sluice_batch_block WHERE instance_id = ? AND block_no BETWEEN ? AND"
-                      + " ? AND lines IS NOT NULL");
-          bind(out, instance, first, last);
-          int taken = out.executeUpdate();
-          if (taken != count) {
-            throw new SluiceException(
-                "blocks "
-                    + first
-                    + " to "
-                    + last
-                    + " of batch instance "
-                    + instance
-                    + ": "
-                    + taken
-                    + " of "
-                    + count
-                    + " were there to take out; another node wrote them");
+          for (Written block : here) {
+            if (!through(tx, instance, block, null, now, writer)) {
+              throw new RoleLostException(instance, writer, RoleLostException.WRITES);
+            }
+          }
+          if (!stored.isEmpty()) {
+            PreparedStatement out =
+                tx.prepare(
+                    "DELETE FROM sluice_batch_block WHERE instance_id = ? AND lines IS NOT NULL"
+                        + " AND block_no = ANY (CAST(? AS BIGINT[]))");
+            bind(out, instance, array(stored));
+            int taken = out.executeUpdate();
+            if (taken != stored.size()) {
+              throw new SluiceException(
+                  taken
+                      + " of the "
+                      + stored.size()
+                      + " written block(s) of batch instance "
+                      + instance
+                      + " were there to take out; another node wrote them");
+            }
           }
           PreparedStatement bytes =
               tx.prepare(
@@ -954,10 +984,6 @@ public final class BlockStore {
    * kept} (those the node has in memory); returns how many it let go.
    */
   public int releaseAllBut(long instance, NodeLease lease, java.util.Collection<Long> kept) {
-    StringBuilder array = new StringBuilder("{");
-    for (Long number : kept) {
-      array.append(array.length() > 1 ? "," : "").append(number);
-    }
     return sql.update(
         "release the unknown blocks of batch instance " + instance + " held by node " + lease,
         "UPDATE sluice_batch_block SET owner = NULL, epoch = NULL WHERE instance_id = ? AND"
@@ -966,7 +992,7 @@ public final class BlockStore {
         instance,
         lease.node(),
         lease.epoch(),
-        array.append('}').toString());
+        array(kept));
   }
 
   /**

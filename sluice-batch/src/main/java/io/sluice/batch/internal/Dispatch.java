@@ -283,7 +283,17 @@ final class Dispatch {
         new BlockStore.Written(
             block.number(), block.step(), after.size(), successful, counts, failures);
     if (run.leases != null) {
-      leaveLines(flight, written, lines.toString());
+      byte[] bytes = lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      if (flight.holdsSlot) {
+        // Written from memory or through the store, it waits for the blocks before it holding
+        // only its lines: its place goes to the next block.
+        flight.holdsSlot = false;
+        run.slots.release();
+      }
+      SharedOutput output = run.sharedOutput;
+      if (output == null || !output.offer(flight, written, bytes)) {
+        leaveLines(flight, written, bytes);
+      }
       return;
     }
     if (flight.holdsSlot && run.output.mayWaitWithoutSlot()) {
@@ -296,19 +306,16 @@ final class Dispatch {
   }
 
   /**
-   * On a shared store: commits a block through its last step leaving its lines in its row, for the
-   * node that writes the output ({@link SharedOutput}), and lets it go; as a step's commit, a store
-   * out of reach leaves it stored at its step, and a block no longer held here is another node's.
+   * On a shared store, where another node writes the output (or this one's writer has as many
+   * blocks waiting as it keeps): commits a block through its last step leaving its lines in its
+   * row, for the node that writes the output ({@link SharedOutput}), and lets it go; as a step's
+   * commit, a store out of reach leaves it stored at its step, and a block no longer held here is
+   * another node's.
    */
-  private void leaveLines(Flight flight, BlockStore.Written written, String lines) {
+  private void leaveLines(Flight flight, BlockStore.Written written, byte[] lines) {
     boolean moved;
     try {
-      moved =
-          run.store.throughToOutput(
-              run.instance,
-              written,
-              lines.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-              run.lease);
+      moved = run.store.throughToOutput(run.instance, written, lines, run.lease);
     } catch (RuntimeException e) {
       if (SqlStates.retryable(e)) {
         run.unreachable(e);

@@ -329,12 +329,17 @@ final class SharedClaims {
 
   /**
    * Whether this node, while it loads, runs every block it loads from memory, except those it
-   * stores for the other nodes, and claims none: not for a job started by a message (the message's
-   * records are all stored before its flow goes on, so its loader cannot wait for places).
+   * stores for the other nodes, and claims none: not for a job with an output file (its file is
+   * written in block order, so the blocks kept for other nodes cannot wait for the loading's end:
+   * alone, a node would hold every later block until then), nor for one started by a message (the
+   * message's records are all stored before its flow goes on, so its loader cannot wait for
+   * places).
    */
   boolean holdsWhatItLoads() {
     BatchInput input = run.job.input();
-    return !(input instanceof MessageRecords) && !(input instanceof MessageInput);
+    return run.job.output() == null
+        && !(input instanceof MessageRecords)
+        && !(input instanceof MessageInput);
   }
 
   /**

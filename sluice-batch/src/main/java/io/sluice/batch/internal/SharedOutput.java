@@ -6,21 +6,24 @@ import io.sluice.jobs.spi.NodeLease;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The output file of an instance several nodes run (remote chunking): every node takes its blocks
- * through their last step and leaves their lines in the blocks' rows ({@link
- * BlockStore#throughToOutput}); one node writes the file, under its node lease as the loader loads:
- * it appends the lines of the blocks that may be written (every block before them is written) in
- * block order, forces the file, and takes those blocks out in one commit that sets the bytes the
- * commits count, fenced by its lease ({@link BlockStore#writtenLines}). Exactly once, as on one
- * node: a crash before the commit leaves the lines in the store, and the next writer cuts the file
- * back to the committed bytes and writes them again.
+ * The output file of an instance several nodes run (remote chunking): one node writes the file,
+ * under its node lease as the loader loads. The blocks it takes through their last step itself wait
+ * here in memory ({@link #offer}); the other nodes leave their blocks' lines in the blocks' rows
+ * ({@link BlockStore#throughToOutput}). The writer appends the lines of the blocks that may be
+ * written (every block before them is written), from memory or from the store, in block order,
+ * forces the file, and takes those blocks out in one commit that sets the bytes the commits count,
+ * fenced by its lease ({@link BlockStore#writtenLines}). Exactly once, as on one node: a crash
+ * before the commit leaves the blocks in the store (at their last step, or with their lines), and
+ * the next writer cuts the file back to the committed bytes and writes them again.
  *
  * <p>Any node of the instance takes the writing over once the writer's lease lapses, and holds it
  * while its own lease holds. It needs the file the writer before it wrote (the same machine, or a
@@ -49,8 +52,20 @@ final class SharedOutput implements AutoCloseable {
   private static final Backoff OUTAGE =
       Backoff.doubling(Duration.ofMillis(100), Duration.ofMillis(2_000));
 
+  /**
+   * How many of this node's blocks may wait here for their turn; past it, a block leaves its lines
+   * in the store as another node's do (it holds no place in flight either way).
+   */
+  static final int MAX_READY = 1_000;
+
+  /** A block of this node through its last step: its counts and its lines. */
+  private record Ready(Flight flight, BlockStore.Written counts, byte[] lines) {}
+
   private final BatchRun run;
   private final Semaphore wake = new Semaphore(0);
+  private final Object lock = new Object();
+  private final Map<Long, Ready> ready = new HashMap<>();
+  private boolean accepting;
   private long lookedAt = System.nanoTime() - LOOK_NANOS;
   private boolean toldLocked;
   private volatile boolean closing;
@@ -102,6 +117,9 @@ final class SharedOutput implements AutoCloseable {
         lease,
         file.file(),
         file.committed());
+    synchronized (lock) {
+      accepting = true;
+    }
     writer =
         Thread.ofPlatform()
             .name("sluice-batch-" + run.job.name() + "-" + run.instance + "-output")
@@ -112,6 +130,33 @@ final class SharedOutput implements AutoCloseable {
   /** This node left a block's lines in the store: the writer looks at once. */
   void linesStored() {
     wake.release();
+  }
+
+  /**
+   * Offers {@code flight}, through its last step on this node, to the writer: true when this node
+   * writes the output now and takes it (it is written, or given back unwritten); false when the
+   * block should leave its lines in the store instead.
+   */
+  boolean offer(Flight flight, BlockStore.Written counts, byte[] lines) {
+    synchronized (lock) {
+      if (!accepting || ready.size() >= MAX_READY) {
+        return false;
+      }
+      ready.put(counts.number(), new Ready(flight, counts, lines));
+    }
+    wake.release();
+    return true;
+  }
+
+  /** Stops taking blocks and gives back those waiting here: they leave unwritten. */
+  private void giveBack() {
+    List<Ready> back;
+    synchronized (lock) {
+      accepting = false;
+      back = new ArrayList<>(ready.values());
+      ready.clear();
+    }
+    back.forEach(r -> run.leave(r.flight()));
   }
 
   /**
@@ -130,31 +175,24 @@ final class SharedOutput implements AutoCloseable {
             file.settle(unsettled);
             unsettled = -1;
           }
-          List<BlockStore.Lines> ahead = run.store.linesAhead(run.instance, WRITE, WRITE_BYTES);
+          Batch batch = next();
           failures = 0;
-          if (ahead.isEmpty()) {
+          if (batch == null) {
             await(IDLE.delay(misses++));
             continue;
           }
           misses = 0;
-          List<byte[]> lines = new ArrayList<>(ahead.size());
-          ahead.forEach(block -> lines.add(block.lines()));
           long end;
           try {
-            end = file.append(lines);
+            end = file.append(batch.lines());
           } catch (IOException e) {
             file.cutBack();
             throw e;
           }
           unsettled = end;
-          run.store.writtenLines(
-              run.instance,
-              ahead.getFirst().number(),
-              ahead.getLast().number(),
-              ahead.size(),
-              end,
-              lease);
+          run.store.writtenLines(run.instance, batch.stored(), batch.counts(), end, lease);
           file.committed(end);
+          taken(batch);
           unsettled = -1;
         } catch (RoleLostException e) {
           LOG.warn("Batch job {}: {}", run.job.name(), e.getMessage());
@@ -177,6 +215,7 @@ final class SharedOutput implements AutoCloseable {
         }
       }
     } finally {
+      giveBack();
       if (unsettled >= 0) {
         try {
           file.settle(unsettled);
@@ -194,6 +233,77 @@ final class SharedOutput implements AutoCloseable {
           // another node takes the writing once this node's lease lapses
         }
       }
+    }
+  }
+
+  /**
+   * What may be written now, in block order: the lines of the blocks before the first that is
+   * neither through on another node (its lines in its row) nor waiting here, up to {@link #WRITE}
+   * blocks and no more after the first past {@link #WRITE_BYTES}; null when nothing may be.
+   */
+  private Batch next() {
+    List<BlockStore.Ahead> ahead = run.store.ahead(run.instance, WRITE);
+    List<Long> stored = new ArrayList<>();
+    List<Ready> here = new ArrayList<>();
+    List<Long> order = new ArrayList<>();
+    long bytes = 0;
+    synchronized (lock) {
+      for (BlockStore.Ahead block : ahead) {
+        if (bytes >= WRITE_BYTES) {
+          break;
+        }
+        Ready mine = ready.get(block.number());
+        if (block.stored()) {
+          stored.add(block.number());
+          bytes += block.linesLength();
+        } else if (mine != null) {
+          here.add(mine);
+          bytes += mine.lines().length;
+        } else {
+          break;
+        }
+        order.add(block.number());
+      }
+    }
+    if (order.isEmpty()) {
+      return null;
+    }
+    Map<Long, byte[]> fromStore =
+        stored.isEmpty() ? Map.of() : run.store.lines(run.instance, stored);
+    Map<Long, Ready> byNumber = new HashMap<>();
+    here.forEach(r -> byNumber.put(r.counts().number(), r));
+    List<byte[]> lines = new ArrayList<>(order.size());
+    for (long number : order) {
+      Ready mine = byNumber.get(number);
+      byte[] block = mine != null ? mine.lines() : fromStore.get(number);
+      if (block == null) {
+        throw new io.sluice.core.SluiceException(
+            "the lines of block "
+                + number
+                + " of batch instance "
+                + run.instance
+                + " are gone from the store: another node wrote them");
+      }
+      lines.add(block);
+    }
+    List<BlockStore.Written> counts = new ArrayList<>(here.size());
+    here.forEach(r -> counts.add(r.counts()));
+    return new Batch(lines, stored, here, counts);
+  }
+
+  /** One write: the lines in block order, the blocks whose lines were stored, and this node's. */
+  private record Batch(
+      List<byte[]> lines, List<Long> stored, List<Ready> here, List<BlockStore.Written> counts) {}
+
+  /** The blocks of this node in {@code batch} are written and out of the store. */
+  private void taken(Batch batch) {
+    synchronized (lock) {
+      batch.here().forEach(r -> ready.remove(r.counts().number()));
+    }
+    for (Ready r : batch.here()) {
+      run.through(r.counts().records(), r.counts().newlyFailed().size());
+      r.flight().settled = true;
+      run.leave(r.flight());
     }
   }
 

@@ -39,12 +39,13 @@ class PostgresBlockStoreTest extends BlockStoreContract {
 
   /**
    * A block through its last step on a node that does not write the output keeps its lines in its
-   * row; no node claims it again. The writer reads the lines of the blocks before the first one
-   * still at a step, in block order (a few at a time when they are big), and only under its writer
-   * lease takes them out with the file's new end: a writer whose lease lapsed changes nothing.
+   * row; no node claims it again. The writer sees the blocks left in block order, which of them
+   * have their lines stored (and how long), reads those lines, and only under its writer lease
+   * takes them out, with its own blocks (their counts committed then) and the file's new end: a
+   * writer whose lease lapsed changes nothing.
    */
   @Test
-  void linesWaitInBlockOrderForTheWriterAndOnlyItsLeaseTakesThemOut() throws Exception {
+  void linesWaitForTheWriterAndOnlyItsLeaseTakesThemOut() throws Exception {
     try (Storage storage = reopen();
         LeaseHolder a = lease(storage, "node-a");
         LeaseHolder b = lease(storage, "node-b")) {
@@ -53,61 +54,62 @@ class PostgresBlockStoreTest extends BlockStoreContract {
       for (long block = 0; block < 4; block++) {
         store.load(instance, block * 10, records(block * 10 + 1, 2), block * 10 + 11, 0);
       }
-      List<BlockStore.Block> claimed = store.claim(instance, a.lease(), 8);
-      assertThat(claimed).hasSize(4);
-      // Blocks 0, 20 and 30 through; block 10 still at its step.
-      for (long block : List.of(0L, 20L, 30L)) {
-        assertThat(store.throughToOutput(instance, written(block), line(block), a.lease()))
-            .isTrue();
-      }
-      assertThat(store.throughToOutput(instance, written(0), line(0), a.lease()))
+      assertThat(store.claim(instance, b.lease(), 2)).hasSize(2); // blocks 0 and 10
+      assertThat(store.claim(instance, a.lease(), 2)).hasSize(2); // blocks 20 and 30
+      assertThat(store.throughToOutput(instance, written(0), line(0), b.lease())).isTrue();
+      assertThat(store.throughToOutput(instance, written(0), line(0), b.lease()))
           .as("through already")
           .isFalse();
+      assertThat(store.throughToOutput(instance, written(20), line(20), b.lease()))
+          .as("not node-b's")
+          .isFalse();
+      assertThat(store.find(instance).orElseThrow().processed()).isEqualTo(2);
+      store.release(instance, b.lease());
       assertThat(store.claim(instance, b.lease(), 8))
-          .as("rows with lines are not claimed")
-          .isEmpty();
-      assertThat(store.find(instance).orElseThrow().processed()).isEqualTo(6);
+          .extracting(BlockStore.Block::number)
+          .as("a row with lines is not claimed again")
+          .containsExactly(10L);
 
-      assertThat(store.linesAhead(instance, 128, 1 << 20))
-          .extracting(BlockStore.Lines::number)
-          .as("only what comes before block 10")
-          .containsExactly(0L);
-      assertThat(store.throughToOutput(instance, written(10), line(10), a.lease())).isTrue();
-      List<BlockStore.Lines> ahead = store.linesAhead(instance, 128, 1 << 20);
-      assertThat(ahead).extracting(BlockStore.Lines::number).containsExactly(0L, 10L, 20L, 30L);
-      assertThat(new String(ahead.get(1).lines(), StandardCharsets.UTF_8)).isEqualTo("line 10\n");
-      assertThat(store.linesAhead(instance, 128, 1))
-          .extracting(BlockStore.Lines::number)
-          .as("a byte bound still gives the first block")
-          .containsExactly(0L);
-      assertThat(store.linesAhead(instance, 128, 9))
-          .extracting(BlockStore.Lines::number)
-          .as("the blocks whose lines begin within the bound (8 bytes each)")
-          .containsExactly(0L, 10L);
-      assertThat(store.linesAhead(instance, 2, 1 << 20)).hasSize(2);
+      assertThat(store.ahead(instance, 8))
+          .containsExactly(
+              new BlockStore.Ahead(0, 7),
+              new BlockStore.Ahead(10, -1),
+              new BlockStore.Ahead(20, -1),
+              new BlockStore.Ahead(30, -1));
+      assertThat(store.lines(instance, List.of(0L, 10L))).containsOnlyKeys(0L);
+      assertThat(new String(store.lines(instance, List.of(0L)).get(0L), StandardCharsets.UTF_8))
+          .isEqualTo("line 0\n");
 
       assertThat(store.takeWriting(instance, a.lease())).isTrue();
       assertThat(store.takeWriting(instance, b.lease())).as("node-a writes it").isFalse();
-      assertThatThrownBy(() -> store.writtenLines(instance, 0, 30, 4, 100, b.lease()))
+      assertThatThrownBy(() -> store.writtenLines(instance, List.of(0L), List.of(), 100, b.lease()))
           .isInstanceOf(RoleLostException.class)
           .hasMessageContaining("no longer writes the output of batch instance " + instance);
-      assertThat(store.linesAhead(instance, 128, 1 << 20)).as("nothing changed").hasSize(4);
+      assertThatThrownBy(
+              () -> store.writtenLines(instance, List.of(0L), List.of(written(10)), 100, a.lease()))
+          .as("block 10 is node-b's")
+          .isInstanceOf(RoleLostException.class);
+      assertThat(store.ahead(instance, 8)).as("nothing changed").hasSize(4);
 
-      store.writtenLines(instance, 0, 10, 2, 100, a.lease());
+      store.writtenLines(instance, List.of(0L), List.of(written(20)), 100, a.lease());
       assertThat(store.outputBytes(instance)).isEqualTo(100);
-      assertThat(store.linesAhead(instance, 128, 1 << 20))
-          .extracting(BlockStore.Lines::number)
-          .containsExactly(20L, 30L);
+      assertThat(store.ahead(instance, 8))
+          .extracting(BlockStore.Ahead::number)
+          .containsExactly(10L, 30L);
+      assertThat(store.find(instance).orElseThrow().processed()).as("block 20's, now").isEqualTo(4);
 
       // node-a's lease lapses: node-b takes the writing over, node-a's commit is refused.
+      assertThat(store.throughToOutput(instance, written(10), line(10), b.lease())).isTrue();
       NodeLease lapsed = a.lease();
       DB.execute("UPDATE sluice_job_node SET lease_expires = 0 WHERE node = 'node-a'");
       assertThat(store.takeWriting(instance, b.lease())).isTrue();
-      assertThatThrownBy(() -> store.writtenLines(instance, 20, 30, 2, 200, lapsed))
+      assertThatThrownBy(() -> store.writtenLines(instance, List.of(10L), List.of(), 200, lapsed))
           .isInstanceOf(RoleLostException.class);
-      store.writtenLines(instance, 20, 30, 2, 200, b.lease());
+      store.writtenLines(instance, List.of(10L), List.of(), 200, b.lease());
       assertThat(store.outputBytes(instance)).isEqualTo(200);
-      assertThat(store.shared(instance).blocks()).isZero();
+      assertThat(store.ahead(instance, 8))
+          .extracting(BlockStore.Ahead::number)
+          .containsExactly(30L);
     }
   }
 

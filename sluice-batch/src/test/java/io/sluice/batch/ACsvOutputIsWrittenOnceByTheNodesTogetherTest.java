@@ -170,6 +170,55 @@ class ACsvOutputIsWrittenOnceByTheNodesTogetherTest {
     assertThat(Files.size(out)).isEqualTo(outputBytes(first.instance()));
   }
 
+  /**
+   * A stop while other nodes' lines wait in the store for the writer leaves them there; a node that
+   * resumes the instance alone writes them, then the rest: each line once, in order.
+   */
+  @Test
+  void aStopLeavesTheWaitingLinesInTheStoreAndAResumeWritesThem() throws Exception {
+    SharedStoreNode a = node("node-a");
+    SharedStoreNode b = node("node-b");
+    BatchEngine.Execution first = a.engine().run(job());
+    await().atMost(Duration.ofSeconds(30)).until(() -> writer(first.instance()) != null);
+    BatchEngine.Execution second = b.engine().run(job());
+    await().atMost(Duration.ofSeconds(30)).until(() -> owners(first.instance()) == 2);
+    go.countDown();
+    // The second half's first block holds the file back: node-b's later blocks leave their lines.
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                queryLong(
+                        "SELECT COUNT(*) FROM sluice_batch_block WHERE lines IS NOT NULL AND"
+                            + " owner = 'node-b'")
+                    >= 5);
+    // Both nodes stop dispatching before the held record goes on: its block ends its first step
+    // and goes no further, so the file cannot pass it before the stop.
+    assertThat(a.engine().stop(first.instance())).isTrue();
+    assertThat(b.engine().stop(first.instance())).isTrue();
+    secondHalf.countDown();
+    for (BatchEngine.Execution e : List.of(first, second)) {
+      assertThat(e.result().get(120, TimeUnit.SECONDS).state()).isEqualTo(BatchState.STOPPED);
+    }
+    long waiting = queryLong("SELECT COUNT(*) FROM sluice_batch_block WHERE lines IS NOT NULL");
+    assertThat(waiting).as("lines left waiting by the stop").isPositive();
+    // The stopped nodes live on (their leases too), as sluice run nodes do: they let go of the
+    // loading and the writing, or no other node could take them when the instance is resumed.
+    assertThat(
+            queryLong(
+                "SELECT COUNT(*) FROM sluice_batch_instance WHERE loader IS NULL AND writer IS"
+                    + " NULL"))
+        .isOne();
+
+    SharedStoreNode c = node("node-c");
+    BatchResult resumed = c.engine().run(job()).result().get(120, TimeUnit.SECONDS);
+    assertThat(resumed.state()).as("result %s", resumed).isEqualTo(BatchState.COMPLETED);
+    assertThat(resumed.processed()).isEqualTo(RECORDS);
+    assertThat(resumed.steps().get("wait").processed()).isEqualTo(RECORDS);
+    assertThat(Files.readAllLines(out, StandardCharsets.UTF_8)).isEqualTo(expectedLines());
+    assertThat(Files.size(out)).isEqualTo(outputBytes(first.instance()));
+  }
+
   private static List<String> expectedLines() {
     List<String> lines = new ArrayList<>();
     lines.add("n");

@@ -768,10 +768,30 @@ public final class BlockStore {
 
   /** Lets go of the writing of {@code instance}'s output if {@code lease} holds it. */
   public void releaseWriting(long instance, NodeLease lease) {
+    releaseRole(instance, lease, "writer", "the output");
+  }
+
+  /**
+   * Lets go of the loading of {@code instance} if {@code lease} holds it: a node whose run ended (a
+   * stop) while its lease lives on (a {@code sluice run} node) would keep any other node from
+   * loading the rest when the instance is resumed.
+   */
+  public void releaseLoading(long instance, NodeLease lease) {
+    releaseRole(instance, lease, "loader", "the loading");
+  }
+
+  private void releaseRole(long instance, NodeLease lease, String role, String what) {
     update(
-        "let go of the output of batch instance " + instance + " for node " + lease,
-        "UPDATE sluice_batch_instance SET writer = NULL, writer_epoch = NULL WHERE id = ? AND"
-            + " writer = ? AND writer_epoch = ?",
+        "let go of " + what + " of batch instance " + instance + " for node " + lease,
+        "UPDATE sluice_batch_instance SET "
+            + role
+            + " = NULL, "
+            + role
+            + "_epoch = NULL WHERE id = ? AND "
+            + role
+            + " = ? AND "
+            + role
+            + "_epoch = ?",
         instance,
         lease.node(),
         lease.epoch());

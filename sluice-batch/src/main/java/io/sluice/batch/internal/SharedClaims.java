@@ -491,8 +491,9 @@ final class SharedClaims {
   }
 
   /**
-   * Ends this node's part: blocks it still holds (left at a step by a stop) are let go, so that a
-   * resume or another node claims them at once rather than once its lease lapses.
+   * Ends this node's part: blocks it still holds (left at a step by a stop) and the loading, if it
+   * had it, are let go, so that a resume or another node takes them at once rather than once its
+   * lease lapses (which, the node living on, it may never do).
    */
   void end() {
     if (!run.holdsLease()) {
@@ -500,6 +501,7 @@ final class SharedClaims {
     }
     try {
       run.store.release(run.instance, run.lease);
+      run.store.releaseLoading(run.instance, run.lease);
     } catch (RuntimeException e) {
       LOG.warn(
           "Batch job {} instance {}: node {} could not let go of its blocks ({}); they are"

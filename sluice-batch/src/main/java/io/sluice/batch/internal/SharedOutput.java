@@ -178,6 +178,11 @@ final class SharedOutput implements AutoCloseable {
           Batch batch = next();
           failures = 0;
           if (batch == null) {
+            if (run.stopping || run.limitPassed()) {
+              // Nothing more may be written now, and the run ends once its blocks left: those
+              // waiting here leave unwritten (their last step runs again when it resumes).
+              return;
+            }
             await(IDLE.delay(misses++));
             continue;
           }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.sluice.core.spi.ProcessingType;
 import io.sluice.core.spi.Processor;
 import io.sluice.testkit.PostgresTestDatabase;
+import io.sluice.testkit.TcpProxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,8 +77,12 @@ class ACsvOutputIsWrittenOnceByTheNodesTogetherTest {
   }
 
   private BatchJob job() {
+    return job(RECORDS);
+  }
+
+  private BatchJob job(long records) {
     return BatchJob.builder("numbers")
-        .input(BatchInput.generator(RECORDS, i -> i + 1))
+        .input(BatchInput.generator(records, i -> i + 1))
         .output(BatchOutput.csv(out, List.of("n")))
         .blockSize(100)
         .maxFailedRecords(BatchJob.UNLIMITED)
@@ -219,10 +224,48 @@ class ACsvOutputIsWrittenOnceByTheNodesTogetherTest {
     assertThat(Files.size(out)).isEqualTo(outputBytes(first.instance()));
   }
 
+  /**
+   * An outage longer than the lease, the output's writes and the nodes' lines cut off mid-way (some
+   * commits' answers lost): every node pauses, and the file ends with each line once.
+   */
+  @Test
+  void anOutageLongerThanTheLeaseLeavesEachLineOnce() throws Exception {
+    long records = 200_000;
+    go.countDown();
+    secondHalf.countDown();
+    try (TcpProxy proxy = TcpProxy.to("127.0.0.1", 5432)) {
+      SharedStoreNode a = SharedStoreNode.open("node-a", DB.configThrough(proxy), open);
+      SharedStoreNode b = SharedStoreNode.open("node-b", DB.configThrough(proxy), open);
+      BatchEngine.Execution first = a.engine().run(job(records));
+      await().atMost(Duration.ofSeconds(30)).until(() -> owners(first.instance()) > 0);
+      BatchEngine.Execution second = b.engine().run(job(records));
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> processedByNode(first.instance()).size() == 2);
+
+      proxy.cut();
+      await().atMost(Duration.ofSeconds(30)).until(() -> !a.lease().held() && !b.lease().held());
+      assertThat(first.result()).isNotDone();
+      proxy.restore();
+
+      for (BatchEngine.Execution e : List.of(first, second)) {
+        BatchResult r = e.result().get(180, TimeUnit.SECONDS);
+        assertThat(r.state()).as("result %s", r).isEqualTo(BatchState.COMPLETED);
+        assertThat(r.processed()).isEqualTo(records);
+      }
+      assertThat(Files.readAllLines(out, StandardCharsets.UTF_8)).isEqualTo(expectedLines(records));
+      assertThat(Files.size(out)).isEqualTo(outputBytes(first.instance()));
+    }
+  }
+
   private static List<String> expectedLines() {
+    return expectedLines(RECORDS);
+  }
+
+  private static List<String> expectedLines(long records) {
     List<String> lines = new ArrayList<>();
     lines.add("n");
-    for (long n = 1; n <= RECORDS; n++) {
+    for (long n = 1; n <= records; n++) {
       if (n % FAILING != 0) {
         lines.add(Long.toString(n));
       }

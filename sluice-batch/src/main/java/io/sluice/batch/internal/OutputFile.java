@@ -158,14 +158,16 @@ final class OutputFile implements AutoCloseable {
 
   /**
    * After a commit of the bytes up to {@code end} whose outcome is unknown (the store broke off):
-   * reads the end the store holds, and counts those bytes when it is theirs, else cuts them off.
+   * reads the end the store holds, and counts those bytes when it is theirs (true: the commit went
+   * through), else cuts them off (false).
    */
-  void settle(long end) throws IOException {
+  boolean settle(long end) throws IOException {
     if (store.outputBytes(instance) == end) {
       committed = end;
-    } else {
-      cutBack();
+      return true;
     }
+    cutBack();
+    return false;
   }
 
   /**

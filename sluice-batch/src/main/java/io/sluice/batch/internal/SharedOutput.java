@@ -167,13 +167,17 @@ final class SharedOutput implements AutoCloseable {
     int misses = 0;
     int failures = 0;
     long unsettled = -1;
+    Batch pending = null;
     boolean lost = false;
     try {
       while (!closing && run.leases.holds(lease)) {
         try {
           if (unsettled >= 0) {
-            file.settle(unsettled);
+            if (file.settle(unsettled)) {
+              taken(pending);
+            }
             unsettled = -1;
+            pending = null;
           }
           Batch batch = next();
           failures = 0;
@@ -195,10 +199,12 @@ final class SharedOutput implements AutoCloseable {
             throw e;
           }
           unsettled = end;
+          pending = batch;
           run.store.writtenLines(run.instance, batch.stored(), batch.counts(), end, lease);
           file.committed(end);
-          taken(batch);
           unsettled = -1;
+          pending = null;
+          taken(batch);
         } catch (RoleLostException e) {
           LOG.warn("Batch job {}: {}", run.job.name(), e.getMessage());
           lost = true;
@@ -220,16 +226,19 @@ final class SharedOutput implements AutoCloseable {
         }
       }
     } finally {
-      giveBack();
       if (unsettled >= 0) {
         try {
-          file.settle(unsettled);
+          if (file.settle(unsettled)) {
+            taken(pending);
+          }
         } catch (IOException | RuntimeException e) {
           // Not known whether those bytes count: the next writer cuts the file to what the store
-          // says.
+          // says (and this node's blocks of that write, given back below, are let go: any still
+          // in the store runs its last step again).
           file.keepUncut();
         }
       }
+      giveBack();
       file.close();
       if (!lost && run.leases.holds(lease)) {
         try {

@@ -588,17 +588,18 @@ public final class BlockStore {
 
   /**
    * Takes these blocks out after their last step, with their counts, and sets the bytes of the
-   * output file the commits count to {@code outputBytes} (the end of their lines), in one commit. A
-   * block not at its step (moved already) rolls the whole commit back with an {@link
-   * IllegalStateException}: its lines would be in the file twice.
+   * output file the commits count to {@code outputBytes} (the end of their lines), in one commit:
+   * the output of one process's store ({@link #writtenLines} is a shared store's). A block not at
+   * its step (moved already) rolls the whole commit back with a {@link SluiceException}: its lines
+   * would be in the file twice.
    */
-  public void written(long instance, List<Written> blocks, long outputBytes, NodeLease lease) {
+  public void written(long instance, List<Written> blocks, long outputBytes) {
     long now = clock.millis();
     db.write(
         "take " + blocks.size() + " written block(s) of batch instance " + instance + " out",
         tx -> {
           for (Written block : blocks) {
-            if (!through(tx, instance, block, null, now, lease)) {
+            if (!through(tx, instance, block, null, now, null)) {
               throw new SluiceException(
                   "block "
                       + block.number()

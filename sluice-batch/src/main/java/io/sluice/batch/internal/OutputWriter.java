@@ -202,7 +202,7 @@ final class OutputWriter<T> implements AutoCloseable {
     }
     try {
       long end = file.append(lines);
-      store.written(instance, blocks, end, null);
+      store.written(instance, blocks, end);
       file.committed(end);
     } catch (IOException | RuntimeException e) {
       String why =

@@ -34,7 +34,7 @@ class PersistentQueueExampleRunsAsAProcessTest {
       assertThat(sluice.awaitExit(60)).as("exit code; log:%n%s", sluice.log()).isZero();
       Path database = work.resolve("data/sluice.db").toRealPath();
       assertThat(sluice.log())
-          .contains("store: sqlite " + database + " (WAL, synchronous=FULL, schema v12)")
+          .contains("store: sqlite " + database + " (WAL, synchronous=FULL, schema v13)")
           .contains("vm-listener(persistent orders)");
     }
     for (int i = 0; i < 30; i++) {

@@ -212,6 +212,10 @@ final class SharedClaims {
         run.job.name(),
         run.instance,
         run.lease);
+    SharedOutput output = run.sharedOutput;
+    if (output != null) {
+      output.yieldWriting();
+    }
     while (run.active.get() > 0 || run.groupsInFlight.get() > 0) {
       if (run.stopping) {
         return false;

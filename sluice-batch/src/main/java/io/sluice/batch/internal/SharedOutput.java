@@ -66,6 +66,10 @@ final class SharedOutput implements AutoCloseable {
   private final Object lock = new Object();
   private final Map<Long, Ready> ready = new HashMap<>();
   private boolean accepting;
+
+  /** Set when the run lost its lease: the writer stops and gives its blocks back. */
+  private volatile boolean yielding;
+
   private long lookedAt = System.nanoTime() - LOOK_NANOS;
   private boolean toldLocked;
   private volatile boolean closing;
@@ -120,6 +124,7 @@ final class SharedOutput implements AutoCloseable {
     synchronized (lock) {
       accepting = true;
     }
+    yielding = false;
     writer =
         Thread.ofPlatform()
             .name("sluice-batch-" + run.job.name() + "-" + run.instance + "-output")
@@ -148,6 +153,18 @@ final class SharedOutput implements AutoCloseable {
     return true;
   }
 
+  /**
+   * The run lost the lease it wrote under (on this node's clock; the lease may have been renewed in
+   * time on the database's): the writer stops after its write in progress, if any, and gives back
+   * the blocks waiting here, so that the run's rejoin, which waits until none of its blocks is in
+   * flight, does not wait for blocks that wait for a block only the rejoined run lets go of. The
+   * writing is taken again, under the lease the run rejoins with, at its next look.
+   */
+  void yieldWriting() {
+    yielding = true;
+    wake.release();
+  }
+
   /** Stops taking blocks and gives back those waiting here: they leave unwritten. */
   private void giveBack() {
     List<Ready> back;
@@ -170,7 +187,7 @@ final class SharedOutput implements AutoCloseable {
     Batch pending = null;
     boolean lost = false;
     try {
-      while (!closing && run.leases.holds(lease)) {
+      while (!closing && !yielding && run.leases.holds(lease)) {
         try {
           if (unsettled >= 0) {
             if (file.settle(unsettled)) {

@@ -123,11 +123,15 @@ abstract class JobExecutorFixture {
   }
 
   protected List<String> warnings(String containing) {
-    return logs.list.stream()
-        .filter(e -> e.getLevel() == Level.WARN)
-        .map(ILoggingEvent::getFormattedMessage)
-        .filter(m -> m.contains(containing))
-        .toList();
+    // Under the appender's lock, which its append holds: the executor's threads log while a test
+    // reads (a ConcurrentModificationException failed a CI rehearsal here).
+    synchronized (logs) {
+      return logs.list.stream()
+          .filter(e -> e.getLevel() == Level.WARN)
+          .map(ILoggingEvent::getFormattedMessage)
+          .filter(m -> m.contains(containing))
+          .toList();
+    }
   }
 
   /** A handler that notes each run and its thread, then waits until {@link #open} opens. */

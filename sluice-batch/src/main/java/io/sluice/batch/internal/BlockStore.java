@@ -686,13 +686,16 @@ public final class BlockStore {
    */
   public Map<Long, byte[]> lines(long instance, List<Long> numbers) {
     Map<Long, byte[]> lines = new java.util.HashMap<>();
-    db.query(
-        "read the output lines of batch instance " + instance,
-        "SELECT block_no, lines FROM sluice_batch_block WHERE instance_id = ? AND lines IS NOT"
-            + " NULL AND block_no = ANY (CAST(? AS BIGINT[]))",
-        rs -> lines.put(rs.getLong(1), rs.getBytes(2)),
-        instance,
-        array(numbers));
+    for (Map.Entry<Long, byte[]> row :
+        db.query(
+            "read the output lines of batch instance " + instance,
+            "SELECT block_no, lines FROM sluice_batch_block WHERE instance_id = ? AND lines IS NOT"
+                + " NULL AND block_no = ANY (CAST(? AS BIGINT[]))",
+            rs -> Map.entry(rs.getLong(1), rs.getBytes(2)),
+            instance,
+            array(numbers))) {
+      lines.put(row.getKey(), row.getValue());
+    }
     return lines;
   }
 
@@ -711,7 +714,8 @@ public final class BlockStore {
    * last step on the writing node, their counts committed now as {@link #written} commits them,
    * each fenced by {@code writer} as a step's move), and sets the bytes of the output file the
    * commits count to {@code outputBytes}. A {@link RoleLostException}, changing nothing, when that
-   * node no longer writes the output or holds one of {@code here}.
+   * node no longer writes the output, holds one of {@code here}, or finds one of {@code stored}
+   * taken out already (another node wrote it).
    */
   public void writtenLines(
       long instance, List<Long> stored, List<Written> here, long outputBytes, NodeLease writer) {
@@ -736,13 +740,8 @@ public final class BlockStore {
             bind(out, instance, array(stored));
             int taken = out.executeUpdate();
             if (taken != stored.size()) {
-              throw new SluiceException(
-                  taken
-                      + " of the "
-                      + stored.size()
-                      + " written block(s) of batch instance "
-                      + instance
-                      + " were there to take out; another node wrote them");
+              // Another node took them out: it writes the output now.
+              throw new RoleLostException(instance, writer, RoleLostException.WRITES);
             }
           }
           PreparedStatement bytes =

@@ -111,7 +111,7 @@ final class OutputFile implements AutoCloseable {
       close(channel);
       OPEN.remove(file);
       throw new BatchOutputException(
-          "Could not open the batch output " + file + ": " + describe(e), e);
+          "Could not open the batch output " + file + ": " + BatchRun.describe(e), e);
     } catch (RuntimeException e) {
       close(channel);
       OPEN.remove(file);
@@ -216,9 +216,5 @@ final class OutputFile implements AutoCloseable {
     } catch (IOException e) {
       // every byte that counts was forced before its commit
     }
-  }
-
-  static String describe(Throwable e) {
-    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
   }
 }

@@ -207,8 +207,8 @@ final class OutputWriter<T> implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       String why =
           e instanceof IOException
-              ? "could not write the batch output " + file.file() + ": " + OutputFile.describe(e)
-              : OutputFile.describe(e);
+              ? "could not write the batch output " + file.file() + ": " + BatchRun.describe(e)
+              : BatchRun.describe(e);
       lock.lock();
       try {
         gap = true; // nothing after these may be written

@@ -34,12 +34,10 @@ final class SharedClaims {
   static final int AHEAD = 64;
 
   /** The pause of a node whose store did not answer: 100 ms doubled up to 2 s. */
-  private static final Backoff OUTAGE =
-      Backoff.doubling(Duration.ofMillis(100), Duration.ofMillis(2_000));
+  static final Backoff OUTAGE = Backoff.doubling(Duration.ofMillis(100), Duration.ofMillis(2_000));
 
   /** The pause of a node that found nothing to claim: 5 ms doubled up to 200 ms. */
-  private static final Backoff IDLE =
-      Backoff.doubling(Duration.ofMillis(5), Duration.ofMillis(200));
+  static final Backoff IDLE = Backoff.doubling(Duration.ofMillis(5), Duration.ofMillis(200));
 
   private final BatchRun run;
   private volatile Thread loader;
@@ -59,7 +57,7 @@ final class SharedClaims {
   private long lookedAt = System.nanoTime() - LOOK_NANOS;
 
   /** How often a node that does not load looks whether the loading node's lease lapsed. */
-  private static final long LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+  static final long LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
   SharedClaims(BatchRun run) {
     this.run = run;

@@ -42,15 +42,13 @@ final class SharedOutput implements AutoCloseable {
   static final long WRITE_BYTES = 8L << 20;
 
   /** How often a node that does not write looks whether the writer's lease lapsed. */
-  private static final long LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+  private static final long LOOK_NANOS = SharedClaims.LOOK_NANOS;
 
-  /** The writer's pause when no lines may be written yet: 5 ms doubled up to 200 ms. */
-  private static final Backoff IDLE =
-      Backoff.doubling(Duration.ofMillis(5), Duration.ofMillis(200));
+  /** The writer's pause when no lines may be written yet: the claims' (5 ms doubled to 200 ms). */
+  private static final Backoff IDLE = SharedClaims.IDLE;
 
-  /** The writer's pause while the store does not answer: 100 ms doubled up to 2 s. */
-  private static final Backoff OUTAGE =
-      Backoff.doubling(Duration.ofMillis(100), Duration.ofMillis(2_000));
+  /** The writer's pause while the store does not answer: the claims' (100 ms doubled to 2 s). */
+  private static final Backoff OUTAGE = SharedClaims.OUTAGE;
 
   /**
    * How many of this node's blocks may wait here for their turn; past it, a block leaves its lines
@@ -97,7 +95,11 @@ final class SharedOutput implements AutoCloseable {
     try {
       file = OutputFile.open(run.job.output(), run.store, run.instance);
     } catch (RuntimeException e) {
-      run.store.releaseWriting(run.instance, lease);
+      try {
+        run.store.releaseWriting(run.instance, lease);
+      } catch (RuntimeException released) {
+        e.addSuppressed(released); // the writing lapses with this node's lease
+      }
       throw e;
     }
     if (file == null) {
@@ -229,7 +231,7 @@ final class SharedOutput implements AutoCloseable {
         } catch (IOException e) {
           run.fail(
               new IOException(
-                  "could not write the batch output " + file.file() + ": " + OutputFile.describe(e),
+                  "could not write the batch output " + file.file() + ": " + BatchRun.describe(e),
                   e));
           return;
         } catch (RuntimeException e) {
@@ -274,57 +276,54 @@ final class SharedOutput implements AutoCloseable {
    */
   private Batch next() {
     List<BlockStore.Ahead> ahead = run.store.ahead(run.instance, WRITE);
+    List<Long> numbers = new ArrayList<>();
+    List<Ready> inOrder = new ArrayList<>(); // null where the lines are in the store
     List<Long> stored = new ArrayList<>();
-    List<Ready> here = new ArrayList<>();
-    List<Long> order = new ArrayList<>();
     long bytes = 0;
     synchronized (lock) {
       for (BlockStore.Ahead block : ahead) {
-        if (bytes >= WRITE_BYTES) {
+        Ready mine = ready.get(block.number());
+        if (bytes >= WRITE_BYTES || (!block.stored() && mine == null)) {
           break;
         }
-        Ready mine = ready.get(block.number());
+        numbers.add(block.number());
+        inOrder.add(block.stored() ? null : mine);
         if (block.stored()) {
           stored.add(block.number());
-          bytes += block.linesLength();
-        } else if (mine != null) {
-          here.add(mine);
-          bytes += mine.lines().length;
-        } else {
-          break;
         }
-        order.add(block.number());
+        bytes += block.stored() ? block.linesLength() : mine.lines().length;
       }
     }
-    if (order.isEmpty()) {
+    if (numbers.isEmpty()) {
       return null;
     }
     Map<Long, byte[]> fromStore =
         stored.isEmpty() ? Map.of() : run.store.lines(run.instance, stored);
-    Map<Long, Ready> byNumber = new HashMap<>();
-    here.forEach(r -> byNumber.put(r.counts().number(), r));
-    List<byte[]> lines = new ArrayList<>(order.size());
-    for (long number : order) {
-      Ready mine = byNumber.get(number);
-      byte[] block = mine != null ? mine.lines() : fromStore.get(number);
+    List<byte[]> lines = new ArrayList<>(numbers.size());
+    List<Ready> here = new ArrayList<>();
+    for (int i = 0; i < numbers.size(); i++) {
+      Ready mine = inOrder.get(i);
+      byte[] block = mine != null ? mine.lines() : fromStore.get(numbers.get(i));
       if (block == null) {
-        throw new io.sluice.core.SluiceException(
-            "the lines of block "
-                + number
-                + " of batch instance "
-                + run.instance
-                + " are gone from the store: another node wrote them");
+        // Taken out since it was read: another node writes the output now.
+        throw new RoleLostException(run.instance, run.lease, RoleLostException.WRITES);
       }
       lines.add(block);
+      if (mine != null) {
+        here.add(mine);
+      }
     }
-    List<BlockStore.Written> counts = new ArrayList<>(here.size());
-    here.forEach(r -> counts.add(r.counts()));
-    return new Batch(lines, stored, here, counts);
+    return new Batch(lines, stored, here);
   }
 
   /** One write: the lines in block order, the blocks whose lines were stored, and this node's. */
-  private record Batch(
-      List<byte[]> lines, List<Long> stored, List<Ready> here, List<BlockStore.Written> counts) {}
+  private record Batch(List<byte[]> lines, List<Long> stored, List<Ready> here) {
+
+    /** The counts of this node's blocks, committed with the write. */
+    List<BlockStore.Written> counts() {
+      return here.stream().map(Ready::counts).toList();
+    }
+  }
 
   /** The blocks of this node in {@code batch} are written and out of the store. */
   private void taken(Batch batch) {

@@ -50,10 +50,7 @@ class PostgresBlockStoreTest extends BlockStoreContract {
         LeaseHolder a = lease(storage, "node-a");
         LeaseHolder b = lease(storage, "node-b")) {
       BlockStore store = new BlockStore(JdbcAccess.of(storage), VALUES);
-      long instance = store.create("out", "v1");
-      for (long block = 0; block < 4; block++) {
-        store.load(instance, block * 10, records(block * 10 + 1, 2), block * 10 + 11, 0);
-      }
+      long instance = fourBlocks(store, "out");
       assertThat(store.claim(instance, b.lease(), 2)).hasSize(2); // blocks 0 and 10
       assertThat(store.claim(instance, a.lease(), 2)).hasSize(2); // blocks 20 and 30
       assertThat(store.throughToOutput(instance, written(0), line(0), b.lease())).isTrue();
@@ -123,10 +120,7 @@ class PostgresBlockStoreTest extends BlockStoreContract {
         LeaseHolder a = lease(storage, "node-a");
         LeaseHolder b = lease(storage, "node-b")) {
       BlockStore store = new BlockStore(JdbcAccess.of(storage), VALUES);
-      long instance = store.create("lost", "v1");
-      for (long block = 0; block < 4; block++) {
-        store.load(instance, block * 10, records(block * 10 + 1, 2), block * 10 + 11, 0);
-      }
+      long instance = fourBlocks(store, "lost");
       assertThat(store.claim(instance, a.lease(), 8)).hasSize(4);
       assertThat(store.releaseAllBut(instance, a.lease(), List.of(0L, 20L))).isEqualTo(2);
       assertThat(store.claim(instance, b.lease(), 8))
@@ -135,6 +129,15 @@ class PostgresBlockStoreTest extends BlockStoreContract {
       assertThat(store.releaseAllBut(instance, a.lease(), List.of())).isEqualTo(2);
       assertThat(store.releaseAllBut(instance, b.lease(), List.of(10L, 30L))).isZero();
     }
+  }
+
+  /** A new instance of {@code job} with blocks 0, 10, 20 and 30 loaded, two records each. */
+  private static long fourBlocks(BlockStore store, String job) {
+    long instance = store.create(job, "v1");
+    for (long block = 0; block < 4; block++) {
+      store.load(instance, block * 10, records(block * 10 + 1, 2), block * 10 + 11, 0);
+    }
+    return instance;
   }
 
   private static LeaseHolder lease(Storage storage, String node) {

@@ -209,28 +209,20 @@ final class Dispatch {
       toOutput(flight, after, counts, newlyFailed);
       return;
     }
-    boolean moved;
-    try {
-      moved =
-          run.store.advance(
-              run.instance,
-              block.number(),
-              block.step(),
-              last,
-              after,
-              counts,
-              newlyFailed,
-              run.lease);
-    } catch (RuntimeException e) {
-      if (run.leases != null && SqlStates.retryable(e)) {
-        // A shared store out of reach: the block stays stored at its step, held under this
-        // node's lease, and is run again (here once the lease is renewed, or by another node once
-        // it lapsed). The run goes on: its loop waits for the store.
-        run.unreachable(e);
-        run.leave(flight);
-        return;
-      }
-      failed(flight, e);
+    Boolean moved =
+        move(
+            flight,
+            () ->
+                run.store.advance(
+                    run.instance,
+                    block.number(),
+                    block.step(),
+                    last,
+                    after,
+                    counts,
+                    newlyFailed,
+                    run.lease));
+    if (moved == null) {
       return;
     }
     if (!moved && run.leases != null) {
@@ -313,16 +305,9 @@ final class Dispatch {
    * another node's.
    */
   private void leaveLines(Flight flight, BlockStore.Written written, byte[] lines) {
-    boolean moved;
-    try {
-      moved = run.store.throughToOutput(run.instance, written, lines, run.lease);
-    } catch (RuntimeException e) {
-      if (SqlStates.retryable(e)) {
-        run.unreachable(e);
-        run.leave(flight);
-        return;
-      }
-      failed(flight, e);
+    Boolean moved =
+        move(flight, () -> run.store.throughToOutput(run.instance, written, lines, run.lease));
+    if (moved == null) {
       return;
     }
     flight.settled = true;
@@ -334,5 +319,25 @@ final class Dispatch {
       }
     }
     run.leave(flight);
+  }
+
+  /**
+   * Runs {@code move}, a commit of {@code flight}'s block: whether it moved the block, or null when
+   * the block left the run instead (the commit failed the run, or a shared store is out of reach:
+   * the block stays stored at its step, held under this node's lease, and is run again, here once
+   * the lease is renewed or by another node once it lapsed; the run's loop waits for the store).
+   */
+  private Boolean move(Flight flight, java.util.function.BooleanSupplier move) {
+    try {
+      return move.getAsBoolean();
+    } catch (RuntimeException e) {
+      if (run.leases != null && SqlStates.retryable(e)) {
+        run.unreachable(e);
+        run.leave(flight);
+      } else {
+        failed(flight, e);
+      }
+      return null;
+    }
   }
 }
